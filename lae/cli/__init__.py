@@ -1,0 +1,53 @@
+"""The ``lae`` command: a thin click shell over the library.
+
+Each command lives in its own module under ``lae.cli`` and is registered below.
+The shell catches :class:`lae.errors.LaeError` once and maps it to an exit code:
+0 ok, 1 invalid input, 2 usage, 3 refusal.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from lae import __version__
+from lae.errors import LaeError
+
+__all__ = ["main", "cli"]
+
+# Command modules, each exposing a click command named ``command``.
+_COMMAND_MODULES = [
+    "lae.cli.compile_cmd",
+    "lae.cli.tasks_cmd",
+    "lae.cli.render_cmd",
+]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="lae")
+def cli() -> None:
+    """legal-agent-eval: compile, freeze, verify and score legal-agent evaluations."""
+
+
+for _name in _COMMAND_MODULES:
+    cli.add_command(importlib.import_module(_name).command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI and map project errors to exit codes."""
+    try:
+        cli.main(args=argv, prog_name="lae", standalone_mode=False)
+    except LaeError as exc:
+        click.echo(f"error: {exc.report()}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2 if isinstance(exc, click.UsageError) else 1)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    sys.exit(0)
