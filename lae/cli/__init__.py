@@ -20,8 +20,9 @@ __all__ = ["main", "cli"]
 # Command modules, each exposing a click command named ``command``.
 _COMMAND_MODULES = [
     "lae.cli.compile_cmd",
+    "lae.cli.score_cmd",
+    "lae.cli.schemas_cmd",
     "lae.cli.tasks_cmd",
-    "lae.cli.render_cmd",
 ]
 
 

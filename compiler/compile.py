@@ -1,0 +1,432 @@
+"""Compile private keys into public anchors, self-test them, write them atomically.
+
+Algorithm per key (SPEC section 5):
+
+1. load and validate the key (every problem reported at once);
+2. compile each term to a pattern (``lae.compiler.terms``); the finding's severity
+   terms are the built-in lexicon of its level and the adjacent levels plus its own;
+3. assemble the anchors with the pocket's scoring parameters;
+4. calibrate: run every calibration sentence through the real matching core, with
+   the task's documents as the quote-masking index; a positive that does not credit
+   or a negative that does stops the compile;
+5. refuse if any private prose of the key appears in the output;
+6. serialize canonically (RFC 8785), validate against the anchors schema, and check
+   that a parse/re-serialize round trip reproduces every byte.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import jsonschema
+
+from lae import __version__
+from lae.canonical import canonical_bytes, canonical_sha256, parse_json_strict
+from lae.compiler.keys import KEY_SCHEMA_VERSION, AnswerKey, PocketConfig
+from lae.compiler.load import load_key, load_pocket_config
+from lae.compiler.terms import compile_term
+from lae.errors import (CalibrationError, CompileError, KeyValidationError, LaeError, Problem,
+                        StaleAnchorsError)
+from lae.grader.anchors import (ANCHORS_SCHEMA_VERSION, Anchors, CalibrationResult, ClaimAnchor, CompiledTerm,
+                                CriterionAnchor, DistractorAnchor, FindingAnchor, Provenance, ScoringBlock,
+                                anchors_json_schema)
+from lae.grader.lexicon import severity_terms_for
+from lae.grader.masking import SourceIndex
+from lae.grader.matching import analyze_text
+from lae.grader.normalize import normalize
+from lae.project import Project
+
+__all__ = [
+    "CompileOptions",
+    "CompiledTask",
+    "TaskOutcome",
+    "CompileReport",
+    "compile_key",
+    "compile_pocket",
+    "check_pocket",
+    "private_prose",
+    "write_atomic",
+    "task_document_texts",
+]
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Options recorded in provenance; changing one changes the anchors."""
+
+    window_sentences: int = 1
+    mask_min_tokens: int = 8
+
+    def as_dict(self) -> dict[str, int]:
+        return {"window_sentences": self.window_sentences, "mask_min_tokens": self.mask_min_tokens}
+
+
+@dataclass(frozen=True)
+class CompiledTask:
+    key: AnswerKey
+    anchors: Anchors
+    data: bytes
+    path: Path
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    task_id: str
+    anchors_path: str
+    status: str  # unchanged | written | stale | missing | orphaned | removed
+    calibration: tuple[CalibrationResult, ...] = ()
+
+
+@dataclass
+class CompileReport:
+    pockets: list[str] = field(default_factory=list)
+    tasks: list[TaskOutcome] = field(default_factory=list)
+    check: bool = False
+
+    @property
+    def changed(self) -> list[TaskOutcome]:
+        return [t for t in self.tasks if t.status != "unchanged"]
+
+    def as_dict(self) -> dict:
+        return {
+            "check": self.check,
+            "pockets": self.pockets,
+            "tasks": [
+                {"task_id": t.task_id, "anchors": t.anchors_path, "status": t.status,
+                 "calibration": [c.model_dump() for c in t.calibration]}
+                for t in self.tasks
+            ],
+            "changed": len(self.changed),
+        }
+
+
+def private_prose(key: AnswerKey) -> list[tuple[str, str]]:
+    """Every private prose string of a key, with its field path (for leak checks)."""
+    out: list[tuple[str, str]] = []
+    if key.notes:
+        out.append(("notes", key.notes))
+    for f in key.findings:
+        out.append((f"findings.{f.id}.explanation", f.explanation))
+        out.append((f"findings.{f.id}.remediation.summary", f.remediation.summary))
+        for i, s in enumerate(f.calibration.positive):
+            out.append((f"findings.{f.id}.calibration.positive[{i}]", s))
+        for i, s in enumerate(f.calibration.negative):
+            out.append((f"findings.{f.id}.calibration.negative[{i}]", s))
+        for i, r in enumerate(f.record):
+            if r.note:
+                out.append((f"findings.{f.id}.record[{i}].note", r.note))
+    for d in key.distractors:
+        out.append((f"distractors.{d.id}.explanation", d.explanation))
+    for c in key.must_not_say:
+        out.append((f"must_not_say.{c.id}.claim", c.claim))
+    return out
+
+
+def task_document_texts(project: Project, pocket: str, task_id: str) -> list[str]:
+    """Extracted text of every document of a task (the quote-masking corpus)."""
+    docs = project.task_dir(pocket, task_id) / "documents"
+    if not docs.is_dir():
+        return []
+    from lae.grader.documents import read_document  # local: heavy readers only when documents exist
+
+    return [read_document(p).text for p in sorted(docs.iterdir()) if p.is_file() and not p.name.startswith(".")]
+
+
+def _terms(terms: Iterable[str], where: str, field_name: str) -> list[CompiledTerm]:
+    out: list[CompiledTerm] = []
+    seen: set[str] = set()
+    for t in terms:
+        pattern = compile_term(t, where=where, field=field_name)
+        if pattern in seen:
+            continue
+        seen.add(pattern)
+        out.append(CompiledTerm(term=t, pattern=pattern))
+    return out
+
+
+def _assemble(key: AnswerKey, config: PocketConfig, options: CompileOptions, where: str,
+              provenance: Provenance) -> Anchors:
+    findings = [
+        FindingAnchor(
+            id=f.id,
+            title=f.title,
+            severity=f.severity,
+            names=_terms(f.names, where, f"findings.{f.id}.names"),
+            severity_terms=_terms([*severity_terms_for(f.severity), *f.severity_terms], where,
+                                  f"findings.{f.id}.severity_terms"),
+            remediation=_terms(f.remediation.terms, where, f"findings.{f.id}.remediation.terms"),
+            record=_terms([r.term for r in f.record], where, f"findings.{f.id}.record"),
+        )
+        for f in key.findings
+    ]
+    distractors = [DistractorAnchor(id=d.id, title=d.title, names=_terms(d.names, where, f"distractors.{d.id}.names"))
+                   for d in key.distractors]
+    claims = [ClaimAnchor(id=c.id, phrasings=_terms(c.phrasings, where, f"must_not_say.{c.id}.phrasings"))
+              for c in key.must_not_say]
+    rubric = [
+        CriterionAnchor(id=c.id, title=c.title, match_criteria=c.match_criteria,
+                        deliverables=list(c.deliverables) or [key.deliverable], proxy=c.proxy)
+        for c in key.rubric
+    ]
+    scoring = ScoringBlock(
+        false_flag_weight=key.scoring.false_flag_weight if key.scoring.false_flag_weight is not None else config.false_flag_weight,
+        must_not_say_weight=key.scoring.must_not_say_weight if key.scoring.must_not_say_weight is not None else config.must_not_say_weight,
+        min_deliverable_chars=key.scoring.min_deliverable_chars if key.scoring.min_deliverable_chars is not None else config.min_deliverable_chars,
+        window_sentences=options.window_sentences,
+        mask_min_tokens=options.mask_min_tokens,
+    )
+    return Anchors(
+        anchors_schema_version=ANCHORS_SCHEMA_VERSION,
+        task_id=key.task_id,
+        scenario_slug=key.scenario_slug,
+        pocket=key.pocket,
+        title=key.title,
+        deliverables=[key.deliverable],
+        matter_date=key.matter_date.isoformat(),
+        findings=findings,
+        distractors=distractors,
+        must_not_say=claims,
+        rubric=rubric,
+        scoring=scoring,
+        provenance=provenance,
+    )
+
+
+def _calibrate(key: AnswerKey, anchors: Anchors, index: SourceIndex, where: str) -> list[CalibrationResult]:
+    problems: list[Problem] = []
+    results: list[CalibrationResult] = []
+    for f in key.findings:
+        credited_pos = rejected_neg = 0
+        for i, sentence in enumerate(f.calibration.positive):
+            norm = normalize(sentence)
+            outcome = analyze_text(anchors, sentence, index.mask(norm), norm=norm).finding(f.id)
+            if outcome.credited:
+                credited_pos += 1
+            else:
+                why = outcome.near_miss["reason"] if outcome.near_miss else "no name of the finding matched"
+                problems.append(Problem(where, f"positive does not credit {f.id}: {why}: {sentence!r}",
+                                        field=f"findings.{f.id}.calibration.positive[{i}]",
+                                        mend="add a name or corroborating term the sentence uses, or fix the sentence"))
+        for i, sentence in enumerate(f.calibration.negative):
+            norm = normalize(sentence)
+            outcome = analyze_text(anchors, sentence, index.mask(norm), norm=norm).finding(f.id)
+            if outcome.credited:
+                hits = ", ".join(f"{h['category']}={h['term']!r}" for h in outcome.credit["hits"]) if outcome.credit else ""
+                problems.append(Problem(where, f"negative credits {f.id} ({hits}): {sentence!r}",
+                                        field=f"findings.{f.id}.calibration.negative[{i}]",
+                                        mend="make the finding's names more specific, or fix the sentence"))
+            else:
+                rejected_neg += 1
+        results.append(CalibrationResult(finding=f.id, positives=len(f.calibration.positive),
+                                         positives_credited=credited_pos, negatives=len(f.calibration.negative),
+                                         negatives_rejected=rejected_neg))
+    if problems:
+        raise CalibrationError(f"calibration failed for {where}", problems)
+    return results
+
+
+def _check_no_leak(key: AnswerKey, anchors: Anchors, where: str) -> None:
+    # Every string in the anchors that came from the key: titles, terms, criteria.
+    public: list[str] = [anchors.title]
+    for f in anchors.findings:
+        public.append(f.title)
+        public.extend(t.term for t in (*f.names, *f.severity_terms, *f.remediation, *f.record))
+    for d in anchors.distractors:
+        public.append(d.title)
+        public.extend(t.term for t in d.names)
+    for c in anchors.must_not_say:
+        public.extend(t.term for t in c.phrasings)
+    for crit in anchors.rubric:
+        public.extend([crit.title, crit.match_criteria])
+        public.extend(getattr(crit.proxy, "terms", []))
+    text = normalize("\n".join(public)).text
+    problems = []
+    for field_path, prose in private_prose(key):
+        needle = normalize(prose).text.strip()
+        # Short strings could coincide with a public term; long prose must never appear.
+        if len(needle) >= 24 and needle in text:
+            problems.append(Problem(where, "private prose appears in the anchors", field=field_path,
+                                    mend="do not reuse private prose as a term or title"))
+    if problems:
+        raise CompileError(f"private prose would leak from {where}", problems)
+
+
+@functools.lru_cache(maxsize=1)
+def _anchors_validator() -> jsonschema.protocols.Validator:
+    schema = anchors_json_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _validate_against_schema(data: bytes, where: str) -> None:
+    """Validate anchor bytes against the anchors JSON Schema before they are written.
+
+    Unchanged files were validated when they were written, so only writes pay for it."""
+    try:
+        _anchors_validator().validate(parse_json_strict(data))
+    except jsonschema.ValidationError as exc:  # pragma: no cover - models and schema agree by construction
+        raise CompileError("anchors fail their schema", [Problem(where, exc.message, mend="report this as a bug")]) from exc
+
+
+def _source_date_epoch() -> int | None:
+    raw = os.environ.get("SOURCE_DATE_EPOCH")
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise CompileError("bad SOURCE_DATE_EPOCH", [Problem("SOURCE_DATE_EPOCH", f"not an integer: {raw!r}",
+                                                               mend="unset it or give seconds since 1970")]) from exc
+    if value < 0:
+        raise CompileError("bad SOURCE_DATE_EPOCH", [Problem("SOURCE_DATE_EPOCH", "negative", mend="unset it")])
+    return value
+
+
+def compile_key(project: Project, key_path: Path, config: PocketConfig,
+                options: CompileOptions = CompileOptions(), index: SourceIndex | None = None) -> CompiledTask:
+    """Compile one key into canonical anchor bytes (not written)."""
+    where = project.relative(key_path)
+    key = load_key(key_path, project=project)
+    if index is None:
+        index = SourceIndex(task_document_texts(project, key.pocket, key.task_id), options.mask_min_tokens)
+    provisional = Provenance(
+        key_path=where,
+        key_sha256=canonical_sha256(key.model_dump(mode="json")),
+        compiler_version=__version__,
+        key_schema_version=KEY_SCHEMA_VERSION,
+        anchors_schema_version=ANCHORS_SCHEMA_VERSION,
+        options=options.as_dict(),
+        calibration=[],
+        documents_indexed=index.documents,
+        source_date_epoch=_source_date_epoch(),
+    )
+    anchors = _assemble(key, config, options, where, provisional)
+    calibration = _calibrate(key, anchors, index, where)
+    anchors = anchors.model_copy(update={"provenance": provisional.model_copy(update={"calibration": calibration})})
+    payload = anchors.model_dump(mode="json")
+    data = canonical_bytes(payload)
+    if canonical_bytes(Anchors.model_validate(parse_json_strict(data)).model_dump(mode="json")) != data:
+        raise CompileError("anchors do not round-trip", [Problem(where, "re-serialization changed bytes",
+                                                                 mend="report this as a bug")])
+    _check_no_leak(key, anchors, where)
+    return CompiledTask(key=key, anchors=anchors, data=data, path=project.anchors_path(key.pocket, key.task_id))
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _select(project: Project, pocket: str, task: str | None) -> list[Path]:
+    files = project.key_files(pocket)
+    if task is None:
+        return files
+    chosen = [p for p in files if p.name[:-5] == task]
+    if not chosen:
+        # a scenario slug selects its task too
+        for p in files:
+            try:
+                key = load_key(p, project=project)
+            except KeyValidationError:
+                continue
+            if key.scenario_slug == task:
+                chosen.append(p)
+    return chosen
+
+
+def compile_pocket(project: Project, pocket: str | None = None, task: str | None = None, *, check: bool = False,
+                   options: CompileOptions = CompileOptions(),
+                   progress: Callable[[str], None] | None = None) -> CompileReport:
+    """Compile (or, with ``check``, verify) the anchors of one or every pocket.
+
+    Nothing is written unless every selected key compiles. In check mode nothing is
+    written and :class:`StaleAnchorsError` lists stale, missing and orphaned files.
+    """
+    pockets = [pocket] if pocket else [p for p in project.pockets() if project.keys_dir(p).is_dir()]
+    if not pockets:
+        raise KeyValidationError("nothing to compile", [Problem(project.relative(project.keys_root),
+                                                                "no pocket has keys", mend="add keys_private/<pocket>/<task-id>.yaml")])
+    report = CompileReport(pockets=pockets, check=check)
+    compiled: list[CompiledTask] = []
+    problems: list[Problem] = []
+    errors: list[LaeError] = []
+    orphans: list[Path] = []
+    for name in pockets:
+        keys_dir = project.keys_dir(name)
+        key_files = _select(project, name, task)
+        if not key_files:
+            what = f"task {task!r}" if task else "any key"
+            problems.append(Problem(project.relative(keys_dir), f"pocket {name!r} has no {what}",
+                                    mend="check --pocket/--task or add keys"))
+            continue
+        try:
+            config = load_pocket_config(project, name)
+        except LaeError as exc:
+            errors.append(exc)
+            continue
+        for path in key_files:
+            if progress:
+                progress(project.relative(path))
+            try:
+                compiled.append(compile_key(project, path, config, options))
+            except LaeError as exc:
+                errors.append(exc)
+        if task is None:
+            expected = {project.anchors_path(name, p.name[:-5]) for p in key_files}
+            orphans.extend(p for p in project.anchor_files(name) if p not in expected)
+    if errors or problems:
+        all_problems = problems + [p for e in errors for p in e.problems]
+        kinds = {type(e) for e in errors}
+        cls = CalibrationError if kinds == {CalibrationError} else (KeyValidationError if not kinds or KeyValidationError in kinds else CompileError)
+        causes = "; ".join(dict.fromkeys(str(e.args[0]) for e in errors)) or "selection failed"
+        raise cls(f"compile failed ({causes}): {len(all_problems)} problem(s); nothing was written", all_problems)
+
+    stale: list[Problem] = []
+    for item in compiled:
+        rel = project.relative(item.path)
+        current = item.path.read_bytes() if item.path.is_file() else None
+        if current == item.data:
+            status = "unchanged"
+        elif check:
+            status = "missing" if current is None else "stale"
+            stale.append(Problem(rel, f"anchors are {status}", mend="run `lae compile`"))
+        else:
+            _validate_against_schema(item.data, rel)
+            write_atomic(item.path, item.data)
+            status = "written"
+        report.tasks.append(TaskOutcome(item.key.task_id, rel, status, tuple(item.anchors.provenance.calibration)))
+    for orphan in orphans:
+        rel = project.relative(orphan)
+        if check:
+            stale.append(Problem(rel, "anchors file has no key (orphaned)", mend="run `lae compile` to remove it, or restore the key"))
+            report.tasks.append(TaskOutcome(orphan.name.split(".anchors.json")[0], rel, "orphaned"))
+        else:
+            orphan.unlink()
+            report.tasks.append(TaskOutcome(orphan.name.split(".anchors.json")[0], rel, "removed"))
+    if stale:
+        raise StaleAnchorsError(f"{len(stale)} anchors file(s) out of date", stale)
+    return report
+
+
+def check_pocket(project: Project, pocket: str) -> None:
+    """Gate used by ``lae freeze``: raise unless ``lae compile --check --pocket`` passes."""
+    compile_pocket(project, pocket, check=True)

@@ -1,0 +1,16 @@
+"""Employment law pocket (``employment-law``) of legal-agent-eval.
+
+The block between the ``lae freeze stamp`` markers below is written by
+``lae freeze --pocket employment-law`` and checked by ``lae verify``: it records the root
+digest and the SHA-256 of every file this pocket's scores depend on. Do not edit it
+by hand; nothing outside it is ever touched by freeze.
+"""
+
+# >>> lae freeze stamp >>>
+# Written by `lae freeze`, checked by `lae verify`: do not edit by hand.
+# generator: lae.freeze 0.1.0
+# status: NOT FROZEN
+# pocket: employment-law
+# This pocket has not been frozen, so no score against it is reportable.
+# To freeze it, run from the project root: lae freeze --pocket employment-law
+# <<< lae freeze stamp <<<

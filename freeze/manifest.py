@@ -1,0 +1,320 @@
+"""The freeze manifest: every input a score depends on, hashed, and its root digest.
+
+A pocket's manifest lists, with their SHA-256 over the bytes on disk:
+
+* every file under ``anchors/<pocket>/`` (the compiled anchors; each holds its task's
+  ``scoring`` block), except the freeze's own ``SHA256SUMS``;
+* every file under ``tasks/<pocket>/`` (each ``task.json`` and every document the agent
+  reads);
+
+plus the scoring parameters (read from each anchors file's ``scoring`` block, keyed by
+task id), the pocket's environment module name and the grader's identity (scoring
+contract version and source digest). The root digest is
+``sha256(canonical_bytes(manifest))`` with :func:`lae.canonical.canonical_bytes`, the
+one canonical serializer of the project.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, model_validator
+
+from lae.canonical import canonical_bytes, parse_json_strict, sha256_hex
+from lae.errors import Problem
+from lae.project import POCKET_NAME_RE, Project
+
+from ._fs import TMP_PREFIX, sha256_file, sha256_file_and_bytes, walk_files
+
+__all__ = [
+    "MANIFEST_VERSION",
+    "SUMS_NAME",
+    "ANCHORS_SUFFIX",
+    "Hex64",
+    "FileEntry",
+    "GraderIdentity",
+    "Manifest",
+    "ScannedFile",
+    "PocketScan",
+    "HashedPocket",
+    "current_grader",
+    "scan_pocket",
+    "hash_pocket",
+    "build_manifest",
+    "root_digest",
+    "sums_text",
+    "sums_path",
+]
+
+MANIFEST_VERSION = 1
+SUMS_NAME = "SHA256SUMS"
+ANCHORS_SUFFIX = ".anchors.json"
+
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+ModuleName = Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$")]
+PocketName = Annotated[str, StringConstraints(pattern=POCKET_NAME_RE)]
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FileEntry(_Closed):
+    """One frozen file."""
+
+    path: str = Field(min_length=1, description="POSIX path relative to the project root.")
+    sha256: Hex64 = Field(description="SHA-256 of the file's bytes on disk.")
+
+
+class GraderIdentity(_Closed):
+    """Which grader a freeze was taken against."""
+
+    scoring_contract_version: int = Field(ge=1, description="`lae.grader.contract.SCORING_CONTRACT_VERSION`.")
+    source_sha256: Hex64 = Field(description="`lae.grader.contract.grader_source_digest()`.")
+
+
+class Manifest(_Closed):
+    """Everything a pocket's scores depend on. Its canonical bytes hash to the root."""
+
+    manifest_version: Literal[1] = Field(default=MANIFEST_VERSION, description="Format version of this manifest; 1.")
+    pocket: PocketName
+    environment_module: ModuleName = Field(description="Module under environments/ that carries the stamp.")
+    grader: GraderIdentity
+    scoring: dict[str, dict[str, JsonValue]] = Field(
+        min_length=1, description="Task id -> the `scoring` block of its anchors file."
+    )
+    files: tuple[FileEntry, ...] = Field(min_length=1, description="Every frozen file, sorted by path.")
+
+    @model_validator(mode="after")
+    def _sorted_unique(self) -> "Manifest":
+        paths = [f.path for f in self.files]
+        if paths != sorted(paths):
+            raise ValueError("files must be sorted by path")
+        if len(set(paths)) != len(paths):
+            raise ValueError("files must not repeat a path")
+        return self
+
+    @cached_property
+    def root(self) -> str:
+        """Hex SHA-256 of this manifest's canonical bytes (computed once per instance)."""
+        return root_digest(self)
+
+    def file_map(self) -> dict[str, str]:
+        """Path -> hex digest."""
+        return {f.path: f.sha256 for f in self.files}
+
+
+def root_digest(manifest: Manifest) -> str:
+    """``sha256(canonical_bytes(manifest))`` as lower-case hex."""
+    return sha256_hex(canonical_bytes(manifest.model_dump(mode="json")))
+
+
+def current_grader() -> GraderIdentity:
+    """The identity of the grader installed in this interpreter."""
+    from lae.grader import contract  # import late: tests swap the contract
+
+    return GraderIdentity(
+        scoring_contract_version=contract.SCORING_CONTRACT_VERSION,
+        source_sha256=contract.grader_source_digest(),
+    )
+
+
+def sums_path(project: Project, pocket: str) -> Path:
+    """``anchors/<pocket>/SHA256SUMS``."""
+    return project.anchors_dir(pocket) / SUMS_NAME
+
+
+def sums_text(manifest: Manifest) -> str:
+    """The ``sha256sum -c`` file: ``<hex>  <path>`` per frozen file, paths relative to
+    the project root, in manifest order. Check it from the root with
+    ``sha256sum -c anchors/<pocket>/SHA256SUMS``."""
+    return "".join(f"{f.sha256}  {f.path}\n" for f in manifest.files)
+
+
+# -- scanning the tree --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScannedFile:
+    """A regular file found under a frozen folder."""
+
+    path: str  # relative to the project root, POSIX
+    abspath: str
+
+
+@dataclass
+class PocketScan:
+    """What lies under a pocket's frozen folders, before hashing."""
+
+    pocket: str
+    files: list[ScannedFile] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # unsafe names, symlinks, specials
+
+
+_CONTROL_OR_BACKSLASH = re.compile(r"[\x00-\x1f\x7f\\]")
+_EDGE_SPACE = re.compile(r"(?:^|/)\s|\s(?:/|$)|//")
+
+
+def _unsafe_name(rel: str) -> str | None:
+    """Why a path cannot be frozen (or None). ``sha256sum`` escapes backslashes and
+    newlines, and a stamp line cannot hold a newline, so such names are refused."""
+    if _CONTROL_OR_BACKSLASH.search(rel):
+        return "the name holds a backslash or a control character"
+    if _EDGE_SPACE.search(rel):
+        return "a path segment starts or ends with whitespace"
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return "the name is not valid UTF-8"
+    return None
+
+
+def scan_pocket(project: Project, pocket: str) -> PocketScan:
+    """List every file under ``anchors/<pocket>/`` (but ``SHA256SUMS`` and leftover
+    atomic-write temp files) and ``tasks/<pocket>/``, sorted by path."""
+    scan = PocketScan(pocket)
+    roots = [
+        (project.anchors_dir(pocket), f"anchors/{pocket}/", True),
+        (project.tasks_dir(pocket), f"tasks/{pocket}/", False),
+    ]
+    for top, prefix, is_anchors in roots:
+        for rel_in, entry, kind in walk_files(top):
+            rel = prefix + rel_in
+            if is_anchors and "/" not in rel_in and (rel_in == SUMS_NAME or rel_in.startswith(TMP_PREFIX)):
+                continue
+            if kind == "symlink":
+                scan.problems.append(Problem(rel, "is a symbolic link; frozen folders must hold regular files",
+                                             field="symlink", mend="replace the link by the file it points to"))
+                continue
+            if kind != "file":
+                scan.problems.append(Problem(rel, "is not a regular file", field="special",
+                                             mend="remove it from the frozen folder"))
+                continue
+            why = _unsafe_name(rel)
+            if why:
+                scan.problems.append(Problem(rel.encode("utf-8", "backslashreplace").decode("ascii", "replace"),
+                                             f"cannot be frozen: {why}", field="name", mend="rename the file"))
+                continue
+            assert entry is not None
+            scan.files.append(ScannedFile(rel, entry.path))
+    scan.files.sort(key=lambda f: f.path)
+    return scan
+
+
+@dataclass
+class HashedPocket:
+    """Digests of a scanned pocket plus what the anchors files say about scoring."""
+
+    digests: dict[str, str]  # path -> hex
+    scoring: dict[str, dict[str, Any]]  # task id -> scoring block
+    task_ids: list[str]  # from anchors file names
+    problems: list[Problem] = field(default_factory=list)  # unreadable files, anchors without scoring
+
+
+def _anchors_task_id(rel: str, pocket: str) -> str | None:
+    prefix = f"anchors/{pocket}/"
+    name = rel[len(prefix):]
+    if rel.startswith(prefix) and "/" not in name and name.endswith(ANCHORS_SUFFIX):
+        return name[: -len(ANCHORS_SUFFIX)]
+    return None
+
+
+def _workers() -> int:
+    try:
+        return max(1, min(8, len(os.sched_getaffinity(0))))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, min(8, os.cpu_count() or 1))
+
+
+def _digest_many(paths: list[str]) -> list[str | OSError]:
+    out: list[str | OSError] = []
+    for p in paths:
+        try:
+            out.append(sha256_file(p))
+        except OSError as exc:
+            out.append(exc)
+    return out
+
+
+def _digest_all(paths: list[str], workers: int) -> list[str | OSError]:
+    """Digests in input order. hashlib releases the GIL while it hashes (and so does
+    every read), so threads use every core; each worker takes one interleaved slice,
+    which balances large files and keeps per-file overhead to a plain loop."""
+    n = min(workers, len(paths))
+    if n <= 1:
+        return _digest_many(paths)
+    with ThreadPoolExecutor(max_workers=n, thread_name_prefix="lae-hash") as pool:
+        parts = list(pool.map(_digest_many, [paths[i::n] for i in range(n)]))
+    out: list[str | OSError] = [""] * len(paths)
+    for i, part in enumerate(parts):
+        out[i::n] = part
+    return out
+
+
+def hash_pocket(scan: PocketScan, *, workers: int | None = None) -> HashedPocket:
+    """Hash every scanned file, each read once: anchors files are read whole (they are
+    small and their ``scoring`` block is needed); everything else is streamed, on
+    ``workers`` threads (default: the usable CPUs, at most 8)."""
+    out = HashedPocket({}, {}, [])
+    streamed = [f for f in scan.files if _anchors_task_id(f.path, scan.pocket) is None]
+    results = _digest_all([f.abspath for f in streamed], workers or _workers())
+    for f, res in zip(streamed, results):
+        if isinstance(res, OSError):
+            out.problems.append(_unreadable(f.path, res))
+        else:
+            out.digests[f.path] = res
+    for f in scan.files:
+        task_id = _anchors_task_id(f.path, scan.pocket)
+        if task_id is None:
+            continue
+        try:
+            digest, data = sha256_file_and_bytes(f.abspath)
+        except OSError as exc:
+            out.problems.append(_unreadable(f.path, exc))
+            continue
+        out.digests[f.path] = digest
+        out.task_ids.append(task_id)
+        try:
+            parsed = parse_json_strict(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            out.problems.append(Problem(f.path, f"is not valid JSON: {exc}", field="anchors",
+                                        mend="recompile with `lae compile`"))
+            continue
+        scoring = parsed.get("scoring") if isinstance(parsed, dict) else None
+        if not isinstance(scoring, dict) or not scoring:
+            out.problems.append(Problem(f.path, "has no `scoring` block", field="scoring",
+                                        mend="recompile with `lae compile`"))
+            continue
+        out.scoring[task_id] = scoring
+    return out
+
+
+def _unreadable(path: str, exc: OSError) -> Problem:
+    return Problem(path, f"cannot be read: {exc.strerror or exc}", field="unreadable", mend="fix its permissions")
+
+
+def build_manifest(
+    pocket: str, environment_module: str, hashed: HashedPocket, grader: GraderIdentity
+) -> Manifest:
+    """The typed manifest of a hashed pocket (files sorted by path)."""
+    return Manifest(
+        pocket=pocket,
+        environment_module=environment_module,
+        grader=grader,
+        scoring={k: hashed.scoring[k] for k in sorted(hashed.scoring)},
+        files=tuple(FileEntry(path=p, sha256=d) for p, d in sorted(hashed.digests.items())),
+    )
+
+
+def task_dirs(project: Project, pocket: str) -> list[str]:
+    """Names of the folders under ``tasks/<pocket>/``."""
+    folder = project.tasks_dir(pocket)
+    if not folder.is_dir():
+        return []
+    return sorted(e.name for e in os.scandir(folder) if e.is_dir(follow_symlinks=False))

@@ -1,0 +1,1 @@
+"""The grader: deliverables in, explained scores out (``lae.grader``)."""

@@ -1,0 +1,137 @@
+"""The public anchor spec: typed, frozen models (``anchors/<pocket>/<task-id>.anchors.json``).
+
+Anchors hold compiled matchers and public labels only. Private prose from the key
+(explanations, remediation summaries, calibration sentences, notes) never appears here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from lae.canonical import parse_json_strict
+from lae.compiler.keys import Criterion, Severity
+from lae.errors import InvalidInputError, Problem
+
+__all__ = [
+    "ANCHORS_SCHEMA_VERSION",
+    "ANCHORS_SCHEMA_ID",
+    "CompiledTerm",
+    "FindingAnchor",
+    "DistractorAnchor",
+    "ClaimAnchor",
+    "ScoringBlock",
+    "CalibrationResult",
+    "Provenance",
+    "Anchors",
+    "load_anchors",
+    "anchors_json_schema",
+]
+
+ANCHORS_SCHEMA_VERSION = 1
+ANCHORS_SCHEMA_ID = "https://legal-agent-eval.invalid/schemas/anchors.schema.json"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CompiledTerm(_Frozen):
+    """A key term and the pattern it compiled to (over normalized text)."""
+
+    term: str
+    pattern: str
+
+
+class FindingAnchor(_Frozen):
+    id: str
+    title: str
+    severity: Severity
+    names: list[CompiledTerm] = Field(min_length=1)
+    severity_terms: list[CompiledTerm] = Field(min_length=1)
+    remediation: list[CompiledTerm] = Field(min_length=1)
+    record: list[CompiledTerm] = Field(min_length=1)
+
+
+class DistractorAnchor(_Frozen):
+    id: str
+    title: str
+    names: list[CompiledTerm] = Field(min_length=1)
+
+
+class ClaimAnchor(_Frozen):
+    id: str
+    phrasings: list[CompiledTerm] = Field(min_length=1)
+
+
+class CriterionAnchor(Criterion):
+    """A public rubric criterion with its proxy (deliverables always filled in)."""
+
+
+class ScoringBlock(_Frozen):
+    """Scoring parameters a score depends on (hashed with the anchors)."""
+
+    false_flag_weight: float = Field(ge=0.0, le=1.0)
+    must_not_say_weight: float = Field(ge=0.0, le=1.0)
+    min_deliverable_chars: int = Field(ge=0)
+    finding_weight: float = 0.6
+    deliverable_weight: float = 0.4
+    window_sentences: int = Field(default=1, ge=0, le=5, description="Sentences either side of the naming sentence.")
+    mask_min_tokens: int = Field(default=8, ge=3, le=64, description="Verbatim source runs this long are masked.")
+
+
+class CalibrationResult(_Frozen):
+    finding: str
+    positives: int
+    positives_credited: int
+    negatives: int
+    negatives_rejected: int
+
+
+class Provenance(_Frozen):
+    key_path: str
+    key_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    compiler: Literal["legal-agent-eval"] = "legal-agent-eval"
+    compiler_version: str
+    key_schema_version: int
+    anchors_schema_version: int
+    options: dict[str, str | int | float | bool]
+    calibration: list[CalibrationResult]
+    documents_indexed: int = Field(description="Matter documents used to mask quotes during calibration.")
+    source_date_epoch: int | None = None
+
+
+class Anchors(_Frozen):
+    anchors_schema_version: Literal[1]
+    task_id: str
+    scenario_slug: str | None = None
+    pocket: str
+    title: str
+    deliverables: list[str] = Field(min_length=1)
+    matter_date: str
+    findings: list[FindingAnchor] = Field(min_length=1)
+    distractors: list[DistractorAnchor]
+    must_not_say: list[ClaimAnchor]
+    rubric: list[CriterionAnchor] = Field(min_length=1)
+    scoring: ScoringBlock
+    provenance: Provenance
+
+
+def load_anchors(path: Path) -> Anchors:
+    """Read and validate an anchors file."""
+    try:
+        data = parse_json_strict(Path(path).read_bytes())
+        return Anchors.model_validate(data)
+    except OSError as exc:
+        raise InvalidInputError("cannot read anchors", [Problem(str(path), exc.strerror or str(exc),
+                                                                 mend="run `lae compile`")]) from exc
+    except (ValueError, ValidationError) as exc:
+        raise InvalidInputError("invalid anchors file", [Problem(str(path), str(exc).splitlines()[0],
+                                                                 mend="recompile with `lae compile`")]) from exc
+
+
+def anchors_json_schema() -> dict:
+    schema = Anchors.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": ANCHORS_SCHEMA_ID, **schema}

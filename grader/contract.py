@@ -1,0 +1,56 @@
+"""The grader's identity: what a freeze binds a release to.
+
+Two parts, both recorded in every freeze stamp and checked by ``lae verify``:
+
+* :data:`SCORING_CONTRACT_VERSION` -- bumped by hand whenever the meaning of a score
+  changes (metrics, reward formula, matching rules), even if no file moved;
+* :func:`grader_source_digest` -- a SHA-256 over the grader's own source, so any edit
+  to the installed ``lae.grader`` code, intended or not, is seen.
+
+The digest is defined so a shell can reproduce it from the grader folder::
+
+    find . -name '*.py' -not -path '*/__pycache__/*' | sed 's|^\\./||' | LC_ALL=C sort \\
+        | xargs sha256sum | sha256sum
+
+i.e. the SHA-256 of the ``sha256sum`` listing (``<hex>  <relative/posix/path>\\n`` per
+file, sorted by path) of every ``*.py`` below the package folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+__all__ = ["SCORING_CONTRACT_VERSION", "grader_source_digest", "grader_source_listing"]
+
+SCORING_CONTRACT_VERSION = 1
+"""Version of the scoring contract (what a score means). Bump on any semantic change."""
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def grader_source_listing(package_dir: Path | None = None) -> str:
+    """The ``sha256sum``-format listing of every ``*.py`` of the grader package.
+
+    One line ``<sha256 hex>  <path relative to the package, POSIX>`` per file, sorted
+    by path (code-point order, which is ``LC_ALL=C sort`` order for UTF-8 names);
+    ``__pycache__`` folders are skipped.
+    """
+    base = Path(package_dir) if package_dir is not None else _PACKAGE_DIR
+    entries: list[tuple[str, str]] = []
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        for name in filenames:
+            if not name.endswith(".py"):
+                continue
+            path = Path(dirpath) / name
+            rel = path.relative_to(base).as_posix()
+            entries.append((rel, hashlib.sha256(path.read_bytes()).hexdigest()))
+    entries.sort()
+    return "".join(f"{digest}  {rel}\n" for rel, digest in entries)
+
+
+def grader_source_digest(package_dir: Path | None = None) -> str:
+    """Lower-case hex SHA-256 identifying the grader's source (see module docstring)."""
+    return hashlib.sha256(grader_source_listing(package_dir).encode("utf-8")).hexdigest()

@@ -1,0 +1,53 @@
+"""Quote masking: the agent earns nothing for repeating the documents.
+
+Any run of ``min_tokens`` or more consecutive tokens of the deliverable that also
+occurs, after the same normalization as matching, in a source document is masked
+before any matcher runs. The index is built once per task and reused.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from lae.grader.normalize import TOKEN_RE, NormalizedText, normalize
+
+__all__ = ["SourceIndex"]
+
+
+class SourceIndex:
+    """The set of all ``min_tokens``-grams of a task's documents."""
+
+    def __init__(self, texts: Iterable[str], min_tokens: int = 8) -> None:
+        if min_tokens < 3:
+            raise ValueError("min_tokens must be at least 3")
+        self.min_tokens = min_tokens
+        grams: set[tuple[str, ...]] = set()
+        count = 0
+        for text in texts:
+            count += 1
+            tokens = TOKEN_RE.findall(normalize(text).text)
+            for i in range(len(tokens) - min_tokens + 1):
+                grams.add(tuple(tokens[i:i + min_tokens]))
+        self._grams = grams
+        self.documents = count
+
+    def __len__(self) -> int:
+        return len(self._grams)
+
+    def mask(self, norm: NormalizedText) -> list[tuple[int, int]]:
+        """Spans (normalized offsets) of ``norm`` that repeat a source run verbatim."""
+        n = self.min_tokens
+        matches = list(TOKEN_RE.finditer(norm.text))
+        tokens = [m.group(0) for m in matches]
+        covered_until = -1
+        spans: list[tuple[int, int]] = []
+        for i in range(len(tokens) - n + 1):
+            if tuple(tokens[i:i + n]) in self._grams:
+                start = matches[i].start()
+                end = matches[i + n - 1].end()
+                if spans and start <= spans[-1][1] + 1 and i <= covered_until:
+                    spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+                else:
+                    spans.append((start, end))
+                covered_until = i + n - 1
+        return spans

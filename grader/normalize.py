@@ -1,0 +1,95 @@
+"""Text normalization shared by the compiler and the grader.
+
+Both sides of every match see the same normalized text: Unicode NFKC (ligatures,
+full-width forms), case-folded, typographic quotes and dashes unified, every kind of
+horizontal space collapsed to one ASCII space, soft hyphens and zero-width characters
+removed, line breaks kept as ``\\n`` (paragraph and line boundaries matter). The
+normalized text keeps a map back to offsets in the original, so evidence can quote
+the agent's exact words.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+__all__ = ["NormalizedText", "normalize", "normalize_term", "TOKEN_RE"]
+
+_QUOTES = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u00b4": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
+}
+_DASHES = set("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d")
+_DROP = set("\u00ad\u200b\u200c\u200d\u2060\ufeff")
+_LINE_BREAKS = set("\n\r\u2028\u2029\x0b\x0c\x85")
+
+# A token for quote masking: a run of letters/digits (Unicode-aware).
+TOKEN_RE = regex.compile(r"[\p{L}\p{N}]+")
+
+
+@dataclass(frozen=True)
+class NormalizedText:
+    """Normalized text plus, for each of its characters, the offset it came from."""
+
+    text: str
+    origin: tuple[int, ...]  # len(text) + 1 entries; the last is len(original)
+
+    def span_in_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a [start, end) span of the normalized text back to the original."""
+        if end <= start:
+            o = self.origin[start]
+            return o, o
+        return self.origin[start], self.origin[end - 1] + 1
+
+
+@functools.lru_cache(maxsize=65536)
+def _map_char(ch: str) -> str:
+    if ch in _DROP:
+        return ""
+    if ch in _LINE_BREAKS:
+        return "\n"
+    if ch in _QUOTES:
+        return _QUOTES[ch]
+    if ch in _DASHES:
+        return "-"
+    if ch == "\t" or (ch != " " and unicodedata.category(ch) == "Zs"):
+        return " "
+    out = unicodedata.normalize("NFKC", ch).casefold()
+    # NFKC can produce typographic characters again (e.g. from compatibility forms).
+    return "".join(_QUOTES.get(c, "-" if c in _DASHES else c) for c in out)
+
+
+def normalize(text: str) -> NormalizedText:
+    """Normalize ``text`` for matching; see the module docstring."""
+    out: list[str] = []
+    origin: list[int] = []
+    prev = "\n"  # collapse leading spaces
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\r" and i + 1 < n and text[i + 1] == "\n":
+            i += 1
+            continue
+        mapped = _map_char(ch)
+        for c in mapped:
+            if c == " " and prev in (" ", "\n"):
+                continue
+            if c == "\n" and prev == " " and out:
+                # strip trailing space before a line break
+                out.pop()
+                origin.pop()
+            out.append(c)
+            origin.append(i)
+            prev = c
+        i += 1
+    origin.append(n)
+    return NormalizedText("".join(out), tuple(origin))
+
+
+def normalize_term(term: str) -> str:
+    """Normalized form of a key term (single line, trimmed)."""
+    return normalize(term.replace("\n", " ")).text.strip()

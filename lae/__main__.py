@@ -1,0 +1,5 @@
+"""``python -m lae`` runs the CLI."""
+
+from lae.cli import main
+
+main()

@@ -1,0 +1,104 @@
+"""The term compiler: tolerated variants (tables and properties)."""
+
+from __future__ import annotations
+
+import pytest
+import regex
+from hypothesis import assume, given, settings, strategies as st
+
+from lae.compiler.terms import term_regex
+from lae.grader.normalize import normalize
+
+
+def matches(term: str, text: str) -> bool:
+    return bool(regex.search(term_regex(term), normalize(text).text))
+
+
+@pytest.mark.parametrize("term,text", [
+    ("non-compete", "The Noncompete clause"),
+    ("noncompete", "its non-compete covenant"),
+    ("noncompete", "a non compete covenant"),
+    ("stay-or-pay", "stay or pay provisions"),
+    ("$58,000", "employees earning $58K"),
+    ("$58,000", "58,000 dollars a year"),
+    ("$58,000", "about $58 thousand"),
+    ("$1.2 million", "a $1,200,000 payment"),
+    ("$1.2 million", "$1.2M escrow"),
+    ("20%", "a 20 percent cap"),
+    ("Section 4.2", "under § 4.2 of the plan"),
+    ("Section 4.2", "see Sec. 4.2"),
+    ("Section 4.2", "§4.2"),
+    ("March 3, 2025", "on 3 March 2025"),
+    ("March 3, 2025", "dated 2025-03-03"),
+    ("March 3, 2025", "signed 3/3/2025"),
+    ("March 3, 2025", "Mar. 3, 2025"),
+    ("waive", "waiving the fee"),
+    ("policy", "both policies"),
+    ("ship", "it shipped"),
+    ("employer's consent", "the employer’s consent"),
+    ("Item 5.02(a)", "Item 5.02 (a)"),
+    ("1,200 employees", "1200 employees"),
+    ("financial", "ﬁnancial"),  # ligature
+    ("non-disclosure", "non\u00addisclosure"),  # soft hyphen
+    ("duties test", "DUTIES\u00a0TEST"),  # NBSP and case
+])
+def test_variants_match(term, text):
+    assert matches(term, text)
+
+
+@pytest.mark.parametrize("term,text", [
+    ("$58,000", "$58,000,000"),
+    ("$58,000", "$580,000"),
+    ("Section 4.2", "Section 4.25"),
+    ("$1.2 million", "$1.25 million"),
+    ("notice", "noticeboard"),
+    ("March 3, 2025", "March 30, 2025"),
+    ("duties test", "duties\ntest"),
+])
+def test_non_variants_do_not_match(term, text):
+    assert not matches(term, text)
+
+
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=10)
+terms = st.lists(words, min_size=1, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(terms, st.data())
+def test_a_term_always_matches_its_own_variants(parts, data):
+    term = " ".join(parts)
+    seps = [data.draw(st.sampled_from([" ", "-", "\u00a0", " \u2009", "\u2011"])) for _ in parts[1:]]
+    variant_words = []
+    for w in parts:
+        w = data.draw(st.sampled_from([w, w.upper(), w.capitalize()]))
+        if data.draw(st.booleans()) and len(w) > 3:
+            cut = data.draw(st.integers(1, len(w) - 1))
+            w = w[:cut] + "\u00ad" + w[cut:]  # soft hyphen inside a word
+        variant_words.append(w)
+    variant = variant_words[0] + "".join(s + w for s, w in zip(seps, variant_words[1:]))
+    prefix = data.draw(st.sampled_from(["", "The ", "(", "“"]))
+    suffix = data.draw(st.sampled_from(["", ".", " applies", "”", ","]))
+    assert matches(term, prefix + variant + suffix), (term, prefix + variant + suffix)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(words, min_size=2, max_size=4), st.text(max_size=60), st.text(max_size=60))
+def test_a_matcher_never_matches_across_a_paragraph_break(parts, before, after):
+    term = " ".join(parts)
+    split_at = 1 + len(parts) // 2 - 1 if len(parts) > 1 else 1
+    broken = " ".join(parts[:split_at]) + "\n\n" + " ".join(parts[split_at:])
+    text = normalize(before + broken + after).text
+    for m in regex.finditer(term_regex(term), text):
+        assert "\n" not in m.group(0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=2, max_size=40), st.text(max_size=200))
+def test_no_pattern_ever_spans_a_line_break(term, text):
+    assume(regex.search(r"[\p{L}\p{N}]", normalize(term).text))
+    try:
+        pattern = term_regex(term)
+    except ValueError:
+        return
+    for m in regex.finditer(pattern, normalize(text).text, timeout=2):
+        assert "\n" not in m.group(0)
