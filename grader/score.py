@@ -20,18 +20,18 @@ from lae import __version__
 from lae.canonical import sha256_hex
 from lae.compiler.terms import term_regex
 from lae.errors import InvalidInputError, Problem
-from lae.grader.anchors import Anchors, load_anchors
+from lae.grader.anchors import Anchors, ScoringBlock, load_anchors
 from lae.grader.contract import SCORING_CONTRACT_VERSION, grader_source_digest
 from lae.grader.deliverables import DeliverableRead, read_deliverable
 from lae.grader.masking import SourceIndex
-from lae.grader.matching import TextAnalysis, analyze_text
+from lae.grader.matching import TextAnalysis, analyze_text, blank_spans
 from lae.grader.normalize import TOKEN_RE, normalize
 from lae.grader.results import (ClaimReport, CriterionReport, DeliverableReport, DistractorReport, Evidence,
                                 FindingReport, GraderIdentity, MaskedSpan, MatcherHit, Metrics, ReleaseInfo,
                                 ScoreResult, Weights)
 from lae.project import Project
 
-__all__ = ["TaskContext", "load_task_context", "score_files", "score_reads", "read_transcript",
+__all__ = ["TaskContext", "load_task_context", "score_files", "score_reads", "read_transcript", "compute_reward",
            "grader_identity", "MAX_TRANSCRIPT_BYTES"]
 
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
@@ -56,8 +56,6 @@ def load_task_context(project: Project, task: str, pocket: str | None = None) ->
         for path in project.anchor_files(name):
             if path.name == f"{task}.anchors.json":
                 candidates.append(path)
-            elif task.count("-") >= 1:
-                pass
     if not candidates:  # scenario slug
         for name in ([pocket] if pocket else project.pockets()):
             for path in project.anchor_files(name):
@@ -172,6 +170,15 @@ def _criteria(ctx: TaskContext, analysis: TextAnalysis, complete: bool) -> list[
     return out
 
 
+def compute_reward(scoring: ScoringBlock, finding_recall: float, deliverable_complete: float,
+                   false_flag_rate: float, must_not_say: float) -> float:
+    """reward = 0.6*finding_recall + 0.4*deliverable_complete - ffw*false_flag_rate - mnsw*must_not_say.
+
+    Not clamped: a memo that saves nothing and asserts prohibited claims can go below 0."""
+    return (scoring.finding_weight * finding_recall + scoring.deliverable_weight * deliverable_complete
+            - scoring.false_flag_weight * false_flag_rate - scoring.must_not_say_weight * must_not_say)
+
+
 def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcript_text: str | None = None,
                 release: ReleaseInfo, notes: Sequence[str] = ()) -> ScoreResult:
     """Score already-read deliverables (one per declared name, in declared order)."""
@@ -189,7 +196,6 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
         own = 0
         if r.ok and r.text:
             n = normalize(r.text)
-            from lae.grader.matching import blank_spans
             own = _own_chars(blank_spans(n.text, ctx.index.mask(n)))
         complete = bool(r.ok and own >= scoring.min_deliverable_chars)
         reason = r.reason
@@ -228,8 +234,7 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
     t_recall = (sum(bool(f.transcript_credited) for f in findings) / n_f) if transcript_analysis else None
     cprp = sum(c.passed for c in criteria) / len(criteria)
     complete_metric = 1.0 if complete_all else 0.0
-    reward = (scoring.finding_weight * recall + scoring.deliverable_weight * complete_metric
-              - scoring.false_flag_weight * ffr - scoring.must_not_say_weight * mns)
+    reward = compute_reward(scoring, recall, complete_metric, ffr, mns)
     all_notes = list(notes) + [f"matcher timeout: {t}" for t in analysis.timeouts]
     orig_masked = [norm.span_in_original(s, e) for s, e in masked]
     return ScoreResult(

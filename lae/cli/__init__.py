@@ -23,6 +23,7 @@ _COMMAND_MODULES = [
     "lae.cli.score_cmd",
     "lae.cli.schemas_cmd",
     "lae.cli.tasks_cmd",
+    "lae.cli.demo_cmd",
 ]
 
 
