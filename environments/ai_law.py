@@ -14,3 +14,22 @@ by hand; nothing outside it is ever touched by freeze.
 # This pocket has not been frozen, so no score against it is reportable.
 # To freeze it, run from the project root: lae freeze --pocket ai-law
 # <<< lae freeze stamp <<<
+
+from typing import Any
+
+POCKET = "ai-law"
+
+__all__ = ["POCKET", "load_environment"]
+
+
+def load_environment(**kwargs: Any):
+    """Load the ``ai-law`` pocket (factory mode) or a LAB tree (``source="lab"``).
+
+    Arguments are the seeds' table: ``source``, ``task_id``, ``max_turns``, ``page_chars``,
+    ``false_flag_weight``, ``must_not_say_weight``, ``min_deliverable_chars``, ``judge_model``,
+    ``tasks_root``, ``allow_unfrozen``. The freeze gate runs first. With the optional
+    ``verifiers`` extra, use ``lae.env.verifiers_adapter.load_environment`` for a verifiers Env.
+    """
+    from lae.env.environment import load_environment as _load
+
+    return _load(POCKET, **kwargs)

@@ -6,6 +6,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 from __future__ import annotations
 
 __all__ = ["SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "ESCALATION_CUES", "CORRECTION_CUES",
+           "CORRECTION_CUES_AFTER",
            "FUNCTION_WORDS", "severity_terms_for"]
 
 SEVERITY_ORDER = ("low", "medium", "high", "critical")
@@ -15,11 +16,11 @@ SEVERITY_LEXICON: dict[str, tuple[str, ...]] = {
                  "highest risk", "immediate attention", "act immediately", "priority one"),
     "high": ("high risk", "high-risk", "high severity", "high priority", "serious", "significant risk",
              "significant exposure", "substantial risk", "substantial exposure", "major risk", "material risk",
-             "material exposure"),
+             "material exposure", "risk is high", "exposure is high", "high exposure", "likelihood is high"),
     "medium": ("moderate", "medium risk", "medium severity", "medium priority", "elevated risk",
                "meaningful risk", "intermediate risk"),
     "low": ("low risk", "low-risk", "low severity", "low priority", "minor", "limited risk", "modest risk",
-            "limited exposure"),
+            "limited exposure", "risk is low", "exposure is low"),
 }
 
 
@@ -45,7 +46,9 @@ DISMISSAL_CUES: tuple[str, ...] = (
     "not a risk", "no risk", "not worth", "benign", "unproblematic", "no exposure", "not escalate",
     "decline to escalate", "declined to escalate", "not a red flag", "no red flag", "not a finding",
     "not an exposure", "not problematic", "does not present", "we are not concerned", "not of concern",
-    "no cause for concern", "not a live issue", "not a current issue",
+    "no cause for concern", "not a live issue", "not a current issue", "do not view", "does not view",
+    "would not treat", "not treat this as", "no compliance concern", "no export control concern", "no legal concern",
+    "no basis for concern", "not an area of concern", "nothing further is required",
 )
 
 # A window with one of these escalates whatever it names.
@@ -61,6 +64,12 @@ CORRECTION_CUES: tuple[str, ...] = (
     "incorrect", "wrong", "mistaken", "erroneous", "not true", "not correct", "no longer", "not the case",
     "contrary to", "rather than", "instead of", "do not assume", "should not assume", "cannot assume",
     "misconception", "misread", "inaccurate", "not accurate", "false", "it is not", "untrue", "would be an error",
+)
+
+# ... or followed by one of these ("the view that X is incorrect").
+CORRECTION_CUES_AFTER: tuple[str, ...] = (
+    "is incorrect", "is wrong", "is mistaken", "is erroneous", "is not correct", "is untrue", "is inaccurate",
+    "is not accurate", "is a misreading", "is a misconception", "would be incorrect", "would be wrong",
 )
 
 # Words that make a run of terms read as a sentence rather than a keyword list.

@@ -20,7 +20,8 @@ import regex
 
 from lae.compiler.terms import term_regex
 from lae.grader.anchors import Anchors, CompiledTerm
-from lae.grader.lexicon import CORRECTION_CUES, DISMISSAL_CUES, ESCALATION_CUES, FUNCTION_WORDS
+from lae.grader.lexicon import (CORRECTION_CUES, CORRECTION_CUES_AFTER, DISMISSAL_CUES, ESCALATION_CUES,
+                                FUNCTION_WORDS)
 from lae.grader.normalize import TOKEN_RE, NormalizedText, normalize
 
 __all__ = [
@@ -59,6 +60,11 @@ def _cue_patterns() -> tuple[tuple[regex.Pattern, ...], tuple[regex.Pattern, ...
         return tuple(regex.compile(term_regex(c)) for c in cues)
 
     return build(DISMISSAL_CUES), build(ESCALATION_CUES), build(CORRECTION_CUES)
+
+
+@functools.lru_cache(maxsize=1)
+def _correct_after_patterns() -> tuple[regex.Pattern, ...]:
+    return tuple(regex.compile(term_regex(c)) for c in CORRECTION_CUES_AFTER)
 
 
 @dataclass(frozen=True)
@@ -240,6 +246,7 @@ def analyze_text(anchors: Anchors, text: str, masked: Sequence[tuple[int, int]] 
     body = seg.text
     sentences = seg.sentences
     dismiss, escalate, correct = _cue_patterns()
+    correct_after = _correct_after_patterns()
     radius = anchors.scoring.window_sentences
     timeouts: list[str] = []
 
@@ -258,6 +265,24 @@ def analyze_text(anchors: Anchors, text: str, masked: Sequence[tuple[int, int]] 
         hi = idx
         while hi + 1 < len(sentences) and hi - idx < radius and sentences[hi + 1].paragraph == para:
             hi += 1
+        return lo, hi
+
+    def section(idx: int) -> tuple[int, int]:
+        para = sentences[idx].paragraph
+        lo = idx
+        while lo > 0 and sentences[lo - 1].paragraph == para:
+            lo -= 1
+        hi = idx
+        next_para = None
+        while hi + 1 < len(sentences):
+            p = sentences[hi + 1].paragraph
+            if p == para:
+                hi += 1
+            elif next_para is None or p == next_para:
+                next_para = p
+                hi += 1
+            else:
+                break
         return lo, hi
 
     def by_sentence(hits: Iterable[Hit]) -> dict[int, list[Hit]]:
@@ -308,9 +333,13 @@ def analyze_text(anchors: Anchors, text: str, masked: Sequence[tuple[int, int]] 
             is_prose, is_dismissed = prose(i), dismissed(i)
             usable = is_prose and not is_dismissed
             if usable:
-                outcome.severity_window |= bool(in_window["severity"])
-                outcome.remediation_window |= bool(in_window["remediation"])
-                outcome.record_window |= bool(in_window["record"])
+                # Rubric proxies read a little wider than credit does: the naming paragraph
+                # and the one after it (memos often rate or fix an issue in the next paragraph).
+                elo, ehi = section(i)
+                in_section = {cat: any(corro[cat].get(j) for j in range(elo, ehi + 1)) for cat in corro}
+                outcome.severity_window |= in_section["severity"]
+                outcome.remediation_window |= in_section["remediation"]
+                outcome.record_window |= in_section["record"]
             support = [h for cat in ("severity", "remediation", "record") for h in in_window[cat]]
             hits_here = names[i] + support
             if usable and support and not outcome.credited:
@@ -361,11 +390,14 @@ def analyze_text(anchors: Anchors, text: str, masked: Sequence[tuple[int, int]] 
         outcome = ClaimOutcome(c.id)
         for h in sorted(claim_hits[c.id], key=lambda h: h.start):
             i = _sentence_index(sentences, h.start)
-            if i is None or not prose(i):
+            # A claim's own words count toward prose: a short assertion is still an assertion.
+            if i is None or not _is_prose(seg, sentences[i], ()):
                 continue
             s = sentences[i]
             try:
-                corrected = _any_cue(correct, body, s.start, h.start, timeout)
+                # a correction may come before the claim ("it is wrong to say X") or after it ("X is incorrect")
+                corrected = (_any_cue(correct, body, s.start, h.start, timeout)
+                             or _any_cue(correct_after, body, h.end, s.end, timeout))
             except TimeoutError:
                 corrected = False
             if not corrected:

@@ -24,6 +24,8 @@ _COMMAND_MODULES = [
     "lae.cli.schemas_cmd",
     "lae.cli.tasks_cmd",
     "lae.cli.demo_cmd",
+    "lae.cli.run_cmd",
+    "lae.cli.lab_cmd",
 ]
 
 

@@ -46,14 +46,17 @@ def _summary_lines(result: ScoreResult) -> list[str]:
 def _score_rollout(args: tuple[str, str, str | None, bool, str]) -> tuple[str, dict]:
     root, task, pocket, allow_unfrozen, folder = args
     from lae.grader.gate import release_for
-    from lae.grader.score import load_task_context, score_files
+    from lae.grader.score import score_files
     from lae.project import Project
 
     project = Project.at(root)
     ctx = _context_cache(root, task, pocket)
     release = release_for(project, ctx.anchors.pocket, allow_unfrozen=allow_unfrozen)
     path = Path(folder)
-    files = sorted(p for p in path.iterdir() if p.is_file() and p.name not in ("result.json", "rollout.json", "transcript.jsonl"))
+    # `lae run` keeps deliverables in workspace/; a hand-made rollout may keep them beside the transcript.
+    source = path / "workspace" if (path / "workspace").is_dir() else path
+    skip = {"result.json", "rollout.json", "transcript.jsonl", "tools.json"}
+    files = sorted(p for p in source.iterdir() if p.is_file() and p.name not in skip)
     transcript = path / "transcript.jsonl"
     result = score_files(ctx, files, transcript=transcript if transcript.is_file() else None, release=release)
     data = result.model_dump(mode="json")

@@ -7,7 +7,7 @@ import json
 import click
 
 from lae.cli.options import json_option, pocket_option, project_from, root_option
-from lae.tasks import list_tasks
+from lae.catalog import list_tasks
 
 
 @click.command("tasks")

@@ -1,4 +1,4 @@
-"""Public task folders (``tasks/<pocket>/<task-id>/``): discovery and selection."""
+"""The task catalog: public task folders (``tasks/<pocket>/<task-id>/``): discovery and selection."""
 
 from __future__ import annotations
 

@@ -1,0 +1,166 @@
+"""Load a pocket (factory mode) or a LAB tree as an environment, and run rollouts.
+
+Loading a factory pocket runs the freeze gate first: an unfrozen or changed pocket
+is refused unless ``allow_unfrozen=True``, and then every result says
+``reportable: false``. Overriding a scoring weight also makes results unreportable
+(the frozen scoring parameters were not used).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lae.env.config import EnvArgs, parse_env_args
+from lae.env.episode import EpisodeOutcome, run_episode
+from lae.env.lab import LabTask, discover_lab_tasks, lab_metrics
+from lae.env.tools import DocumentStore, TaskTools, Workspace
+from lae.errors import InvalidInputError, LayoutError, Problem
+from lae.project import Project
+from lae.catalog import TaskInfo, list_tasks
+
+__all__ = ["bundled_root", "PocketEnvironment", "LabEnvironment", "load_environment"]
+
+
+def bundled_root() -> Path:
+    """The project tree that ships with the package: the repository in a checkout,
+    ``site-packages/lae`` in an installed wheel (tasks/, anchors/, environments/ side by side)."""
+    import lae.environments
+
+    root = Path(lae.environments.__file__).resolve().parent.parent
+    if not (root / "tasks").is_dir() or not (root / "anchors").is_dir():
+        raise LayoutError("no bundled tasks", [Problem(root.as_posix(), "tasks/ and anchors/ are not beside environments/",
+                                                       mend="pass tasks_root, or reinstall legal-agent-eval")])
+    return root
+
+
+def _project_for(args: EnvArgs) -> Project:
+    if args.tasks_root is None:
+        return Project.at(bundled_root())
+    root = Path(args.tasks_root)
+    if (root / "tasks").is_dir():
+        return Project.at(root)
+    return Project.at(root.parent)
+
+
+@dataclass
+class PocketEnvironment:
+    """A factory pocket: anchored tasks, the four tools, and the grader."""
+
+    pocket: str
+    args: EnvArgs
+    project: Project
+    tasks: list[TaskInfo]
+    release: object  # lae.grader.results.ReleaseInfo
+    _contexts: dict = field(default_factory=dict)
+
+    def task(self, task_id: str) -> TaskInfo:
+        for t in self.tasks:
+            if task_id in (t.task_id, t.scenario_slug):
+                return t
+        raise InvalidInputError("unknown task", [Problem(self.pocket, f"no task {task_id!r}", field="task_id",
+                                                         mend="use one of " + ", ".join(t.task_id for t in self.tasks))])
+
+    def instructions(self, task: TaskInfo) -> str:
+        return json.loads((task.path / "task.json").read_text(encoding="utf-8"))["instructions"]
+
+    def tools(self, task: TaskInfo, workspace: Path) -> TaskTools:
+        return TaskTools(DocumentStore(task.path / "documents", self.args.page_chars), Workspace(workspace, task.deliverables))
+
+    def context(self, task: TaskInfo):
+        from lae.grader.score import load_task_context
+
+        if task.task_id not in self._contexts:
+            ctx = load_task_context(self.project, task.task_id, self.pocket)
+            overrides = {k: getattr(self.args, k) for k in ("false_flag_weight", "must_not_say_weight", "min_deliverable_chars")
+                         if getattr(self.args, k) is not None and getattr(self.args, k) != getattr(ctx.anchors.scoring, k)}
+            if overrides:
+                scoring = ctx.anchors.scoring.model_copy(update=overrides)
+                ctx = type(ctx)(ctx.anchors.model_copy(update={"scoring": scoring}), ctx.anchors_sha256, ctx.index, ctx.task_dir)
+            self._contexts[task.task_id] = (ctx, overrides)
+        return self._contexts[task.task_id]
+
+    def score(self, task: TaskInfo, workspace: Path, transcript: Path | None = None):
+        """Grade a rollout's workspace (never raises on agent content)."""
+        from lae.grader.results import ReleaseInfo
+        from lae.grader.score import score_files
+
+        ctx, overrides = self.context(task)
+        release = self.release
+        if overrides:
+            release = ReleaseInfo(reportable=False, freeze_root=None,
+                                  reason="scoring weights overridden: " + ", ".join(f"{k}={v}" for k, v in sorted(overrides.items())))
+        files = sorted(p for p in Path(workspace).iterdir() if p.is_file() and not p.name.startswith(".")) if Path(workspace).is_dir() else []
+        return score_files(ctx, files, transcript=transcript, release=release)
+
+    def run(self, client, task: TaskInfo, run_dir: Path, *, model: str = "", rollout: int = 0):
+        """Run one episode and grade it; write result.json and rollout.json into ``run_dir``."""
+        outcome: EpisodeOutcome = run_episode(client, instructions=self.instructions(task), deliverables=task.deliverables,
+                                              documents=task.path / "documents", run_dir=run_dir,
+                                              max_turns=self.args.max_turns, page_chars=self.args.page_chars)
+        result = self.score(task, run_dir / "workspace", run_dir / "transcript.jsonl")
+        (run_dir / "result.json").write_text(json.dumps(result.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
+        meta = {"task_id": task.task_id, "pocket": self.pocket, "model": model, "rollout": rollout,
+                "turns": outcome.turns, "stop_reason": outcome.stop_reason, "error": outcome.error,
+                "freeze_root": result.freeze_root, "reportable": result.reportable}
+        (run_dir / "rollout.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+        return outcome, result
+
+
+@dataclass
+class LabEnvironment:
+    """LAB mode: workflow discipline over someone else's LAB tree (``lab_`` metrics)."""
+
+    args: EnvArgs
+    tasks: list[LabTask]
+
+    def task(self, slug: str) -> LabTask:
+        for t in self.tasks:
+            if slug in (t.slug, t.path.name):
+                return t
+        raise InvalidInputError("unknown LAB task", [Problem(str(self.args.tasks_root), f"no task {slug!r}", field="task_id",
+                                                             mend="use a path relative to tasks_root")])
+
+    def tools(self, task: LabTask, workspace: Path) -> TaskTools:
+        return TaskTools(DocumentStore(task.path / "documents", self.args.page_chars), Workspace(workspace, task.deliverables))
+
+    def score(self, task: LabTask, workspace: Path) -> dict[str, float]:
+        from lae.grader.deliverables import read_deliverable
+
+        saved = {}
+        for p in sorted(Path(workspace).iterdir()) if Path(workspace).is_dir() else []:
+            if p.is_file() and not p.name.startswith("."):
+                read = read_deliverable(p, p.name)
+                saved[p.name] = read.text if read.ok else ""
+        min_chars = self.args.min_deliverable_chars if self.args.min_deliverable_chars is not None else 200
+        return lab_metrics(task, saved, min_chars)
+
+
+def load_environment(pocket: str | None = None, **kwargs):
+    """Load a factory pocket (``pocket``) or, with ``source="lab"``, a LAB tree."""
+    args = parse_env_args(**kwargs)
+    if args.source == "lab":
+        tree = discover_lab_tasks(Path(args.tasks_root))
+        tasks = tree.tasks if args.task_id == "all" else [t for t in tree.tasks if args.task_id in (t.slug, t.path.name)]
+        if not tasks:
+            raise InvalidInputError("unknown LAB task", [Problem(str(args.tasks_root), f"no task {args.task_id!r}",
+                                                                 field="task_id", mend="use 'all' or a task path")])
+        return LabEnvironment(args, tasks)
+    if pocket is None:
+        raise ValueError("factory mode needs a pocket name")
+    from lae.grader.gate import release_for
+
+    project = _project_for(args)
+    tasks = list_tasks(project, pocket)
+    if args.task_id != "all":
+        tasks = [t for t in tasks if args.task_id in (t.task_id, t.scenario_slug)]
+        if not tasks:
+            known = ", ".join(t.task_id for t in list_tasks(project, pocket))
+            raise InvalidInputError("unknown task", [Problem(pocket, f"no task {args.task_id!r}", field="task_id",
+                                                             mend=f"use 'all' or one of: {known}")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        release = release_for(project, pocket, allow_unfrozen=args.allow_unfrozen)
+    return PocketEnvironment(pocket, args, project, tasks, release)

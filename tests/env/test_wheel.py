@@ -1,0 +1,64 @@
+"""The installed wheel is a self-contained release: tasks and anchors inside, keys never."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                           "-w", str(out), str(REPO)], capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0 and "bdist_wheel" in proc.stderr:
+        pytest.skip("setuptools/wheel missing in this environment (install the test extra)")
+    assert proc.returncode == 0, proc.stderr
+    (whl,) = out.glob("*.whl")
+    return whl
+
+
+def test_wheel_bundles_tasks_and_anchors_but_no_private_keys(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if "keys_private" in n], "private keys must never ship"
+    assert not [n for n in names if n.endswith(".yaml") and "/tasks/" not in n], "no key YAML in the wheel"
+    assert any(n.startswith("lae/tasks/employment-law/") and n.endswith("/task.json") for n in names)
+    assert any(n.startswith("lae/anchors/employment-law/") and n.endswith(".anchors.json") for n in names)
+    assert any(n.startswith("lae/environments/") and n.endswith("employment_law.py") for n in names)
+    canaries = [n for n in names if n.endswith((".json", ".py"))]
+    z = zipfile.ZipFile(wheel)
+    for n in canaries:
+        assert b"CANARY-" not in z.read(n), n
+
+
+def test_load_environment_from_the_installed_wheel(wheel, tmp_path):
+    target = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    code = (
+        "import lae, lae.environments.employment_law as m\n"
+        f"assert lae.__file__.startswith({str(target)!r}), lae.__file__\n"
+        "env = m.load_environment(allow_unfrozen=True)\n"
+        "assert not (env.project.root / 'keys_private').exists()\n"
+        "print(env.project.root)\n"
+        "print(len(env.tasks), env.release.reportable)\n"
+        "t = env.tasks[0]\n"
+        "import tempfile, pathlib\n"
+        "tools = env.tools(t, pathlib.Path(tempfile.mkdtemp()))\n"
+        "print(tools.list_documents().splitlines()[0])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(target))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    root, counts, first = proc.stdout.splitlines()[:3]
+    assert root.startswith(str(target))
+    assert int(counts.split()[0]) >= 1
+    assert first.endswith("documents:")
