@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -30,6 +29,7 @@ from lae.canonical import canonical_bytes, canonical_sha256, parse_json_strict
 from lae.compiler.keys import KEY_SCHEMA_VERSION, AnswerKey, PocketConfig
 from lae.compiler.load import load_key, load_pocket_config
 from lae.compiler.terms import compile_term
+from lae.fsio import atomic_write
 from lae.errors import (CalibrationError, CompileError, KeyValidationError, LaeError, Problem,
                         StaleAnchorsError)
 from lae.grader.anchors import (ANCHORS_SCHEMA_VERSION, Anchors, CalibrationResult, ClaimAnchor, CompiledTerm,
@@ -50,7 +50,6 @@ __all__ = [
     "compile_pocket",
     "check_pocket",
     "private_prose",
-    "write_atomic",
     "task_document_texts",
 ]
 
@@ -197,8 +196,23 @@ def _assemble(key: AnswerKey, config: PocketConfig, options: CompileOptions, whe
     )
 
 
+def _unmatchable_terms(key: AnswerKey, index: SourceIndex, where: str) -> list[Problem]:
+    """Terms that repeat a document verbatim for a whole masking run would always be masked."""
+    problems = []
+    for f in key.findings:
+        groups = (("names", f.names), ("remediation.terms", f.remediation.terms))
+        for field_name, terms in groups:
+            for j, term in enumerate(terms):
+                norm = normalize(term)
+                spans = index.mask(norm)
+                if spans and spans[0][0] == 0 and spans[-1][1] >= len(norm.text.rstrip(". ")):
+                    problems.append(Problem(where, f"term {term!r} repeats a document verbatim, so quote masking would always hide it",
+                                            field=f"findings.{f.id}.{field_name}[{j}]", mend="shorten or paraphrase the term"))
+    return problems
+
+
 def _calibrate(key: AnswerKey, anchors: Anchors, index: SourceIndex, where: str) -> list[CalibrationResult]:
-    problems: list[Problem] = []
+    problems: list[Problem] = _unmatchable_terms(key, index, where)
     results: list[CalibrationResult] = []
     for f in key.findings:
         credited_pos = rejected_neg = 0
@@ -318,24 +332,6 @@ def compile_key(project: Project, key_path: Path, config: PocketConfig,
     return CompiledTask(key=key, anchors=anchors, data=data, path=project.anchors_path(key.pocket, key.task_id))
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def _select(project: Project, pocket: str, task: str | None) -> list[Path]:
     files = project.key_files(pocket)
     if task is None:
@@ -411,7 +407,7 @@ def compile_pocket(project: Project, pocket: str | None = None, task: str | None
             stale.append(Problem(rel, f"anchors are {status}", mend="run `lae compile`"))
         else:
             _validate_against_schema(item.data, rel)
-            write_atomic(item.path, item.data)
+            atomic_write(item.path, item.data)
             status = "written"
         report.tasks.append(TaskOutcome(item.key.task_id, rel, status, tuple(item.anchors.provenance.calibration)))
     for orphan in orphans:

@@ -71,6 +71,15 @@ def _checks(key: AnswerKey, path: Path, project: Project | None) -> Iterator[Iss
             if d != key.deliverable:
                 yield ("rubric", i, "deliverables", j), f"criterion names deliverable {d!r}, not the key's {key.deliverable!r}", "list the declared deliverable"
 
+    # A term that both names a finding and corroborates it would credit on one mention.
+    for i, f in enumerate(key.findings):
+        names = {normalize_term(n): j for j, n in enumerate(f.names)}
+        for kind, terms in (("remediation", [t for t in f.remediation.terms]), ("record", [r.term for r in f.record])):
+            for j, t in enumerate(terms):
+                if normalize_term(t) in names:
+                    path = ("findings", i, "remediation", "terms", j) if kind == "remediation" else ("findings", i, "record", j, "term")
+                    yield path, f"{t!r} is both a name and a {kind} term of {f.id}, so one mention would corroborate itself", "keep it in one list"
+
     # Terms that name two things make credit ambiguous.
     owners: dict[str, tuple] = {}
     for gi, (group, items) in enumerate((("findings", key.findings), ("distractors", key.distractors))):

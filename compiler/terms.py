@@ -179,6 +179,9 @@ def _inflect(word: str) -> str:
         return regex.escape(word[:-1]) + r"(?:y|ies|ied|ying|y's)"
     if word.endswith("e"):
         return regex.escape(word[:-1]) + r"(?:e|es|ed|ing|e's|er|ers)"
+    if word.endswith("ed") and len(word) >= 6:
+        # a past-tense term also matches the other forms: "placed" ~ "placing", "walked" ~ "walks"
+        return "(?:" + regex.escape(word) + "|" + _inflect(word[:-1]) + "|" + _inflect(word[:-2]) + ")"
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) >= 4:
         # a plural term also matches its singular: "24 months" ~ "24-month"
         return "(?:" + regex.escape(word) + "'?|" + _inflect(word[:-1]) + ")"

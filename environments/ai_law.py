@@ -9,27 +9,81 @@ by hand; nothing outside it is ever touched by freeze.
 # >>> lae freeze stamp >>>
 # Written by `lae freeze`, checked by `lae verify`: do not edit by hand.
 # generator: lae.freeze 0.1.0
-# status: NOT FROZEN
+# status: FROZEN
 # pocket: ai-law
-# This pocket has not been frozen, so no score against it is reportable.
-# To freeze it, run from the project root: lae freeze --pocket ai-law
+# command: lae freeze --pocket ai-law
+# environment-module: ai_law
+# manifest-version: 1
+# root-sha256: 9e4d31b0ed9e1b26fcaa11fe0ff2520e6ce2ad1d4aa87d04d7f037482c9c217e
+# grader-contract: 1
+# grader-source-sha256: d5603b791776db9f5e9927ade9b593049e04a6555cc3b37ad8938958204d37f4
+# check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
+# scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# files: 55
+# a8ccccdeb09eb6899abe33c5609939d3f034724c01d944eda256a9a4974f47c9  anchors/ai-law/ai-cloud-training-004.anchors.json
+# e517773da079b5e60bef189758e14ee958df3719a01a3b059c2777ce7754a3ed  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# 8e7b0c51435c12af5bb8abf51b31e8d822a346e0a7d8939e6945ce1c1a6fd861  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# 66ccfc6ad51cf30ccc2b9c23817cb152565125ec6707bb37da216d43b5e91014  anchors/ai-law/ai-model-export-005.anchors.json
+# cb567510c83c0f637ebf59b69664f0486b227052cf3b12553e8f3a2b9457d6cd  anchors/ai-law/ai-orion-compute-001.anchors.json
+# 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
+# b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
+# 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf
+# 1cc63b60f6d078f0bbe2d8b593f1017f3f6805af12811d807793095bbaa321e9  tasks/ai-law/ai-cloud-training-004/documents/04-cluster-allocation-and-access.xlsx
+# a27906935a28815a296fd377e497bbc179f442224dc83644fb3cd1b4a8b7b431  tasks/ai-law/ai-cloud-training-004/documents/05-deal-team-chat.txt
+# 380bb9ad23280bf66bb1a4b90165aa2a300be0c0ff7fb12c33584f62d28ab0c1  tasks/ai-law/ai-cloud-training-004/documents/06-email-aurelian-cfo-group-structure.eml
+# 23a5d5fd5e2b04066e2683cfcf25f23adff8c255f51fc3e2e8351965e2040b9a  tasks/ai-law/ai-cloud-training-004/documents/07-board-risk-committee-minutes.docx
+# a30e50706cd5cbb1e69187e73770912a51dc312a6ae1ab795fe53c6bd371547f  tasks/ai-law/ai-cloud-training-004/documents/08-email-screening-results.eml
+# c1a9434a245a8d6820c5bc95122d0af76fcd5bf71d4f1b3abdd93097d66722c7  tasks/ai-law/ai-cloud-training-004/documents/09-customer-due-diligence-standard.pdf
+# 1346d75fbe9616ee1330b6a9977d121942629c4c3552fac69a4f1c432a403cc9  tasks/ai-law/ai-cloud-training-004/task.json
+# 2983a68331df9e5eb4bc3b4921d58e2b70b127c92cf7dc3ee2f6077d5b7faaa6  tasks/ai-law/ai-frontier-weights-002/documents/01-enterprise-model-license-agreement.docx
+# 51fd599cc180bf48e73686e93500d3879e6316f6d12955421bb0e25ef63e1319  tasks/ai-law/ai-frontier-weights-002/documents/02-technology-escrow-agreement.docx
+# d2ec6a23c3bed0e34559e62a6bffd4806a082e9e7a44809f0f34ac0be01459ae  tasks/ai-law/ai-frontier-weights-002/documents/03-compliance-reference-model-weights.pdf
+# c4335cca69879b37c708695e8931ee9e8acc9fbffaa3420d42b321d3798d74e9  tasks/ai-law/ai-frontier-weights-002/documents/04-escrow-custody-register.xlsx
+# 47a875044555c11330833e04bd13e179d81540a416a2cc8f49642c29293da548  tasks/ai-law/ai-frontier-weights-002/documents/05-atlas-4-model-card-and-compute-accounting.pdf
+# f7c4fc38cc0ff9aa4033619f05c8833d9ba80044162ca9dbc945ec3416982605  tasks/ai-law/ai-frontier-weights-002/documents/06-safety-security-committee-minutes-2025-06-05.docx
+# d259a4b50b4431c642bd5e242fa154d5ab4e0acdb97497e43bed0d74f9d380d3  tasks/ai-law/ai-frontier-weights-002/documents/07-atlas-escrow-channel-export.txt
+# 845acb3f97b0c9e15b6686bdfc0510fb7e5d73e2ab584e778885098883a60c55  tasks/ai-law/ai-frontier-weights-002/documents/08-email-agent-subprocessor-notice.eml
+# 1655b5a9957a58e5c4826f01ae1804efa3acaf15308317555017b5872584d1b7  tasks/ai-law/ai-frontier-weights-002/documents/09-email-designated-affiliate-notice.eml
+# b672f1e977ef97c3f318b5bf552fe04322e9fb49afe409ba4870739c26b6ec24  tasks/ai-law/ai-frontier-weights-002/task.json
+# 3188d2dc88440e0d4d569342f89e9f716d0945b86f3fd272113c9bcf7afc1693  tasks/ai-law/ai-gpu-reseller-003/documents/01-compliance-reference-memo.docx
+# bd1797aab3485ebe58461865460388d6218081f55b90c330a698c61b506390c2  tasks/ai-law/ai-gpu-reseller-003/documents/02-authorized-reseller-agreement.docx
+# f7b235608c412a3e856fcecb33bed599c967a1dfb9b147d7177852536ff2db09  tasks/ai-law/ai-gpu-reseller-003/documents/03-reseller-kyc-questionnaire.pdf
+# eab237b1ef9a414323fa6431538fdc77ad58f795fe4c550042b128db1666a38b  tasks/ai-law/ai-gpu-reseller-003/documents/04-channel-orders-and-screening.xlsx
+# 5a04c1836583aa59ea6117aa41e6a220724a2116cafcf066594096ddf56e95a5  tasks/ai-law/ai-gpu-reseller-003/documents/05-apac-channel-chat-export.txt
+# 47ef12e506c164a2b3e0650a59eafce1f14c24bea0e3bcc95d31379772194af1  tasks/ai-law/ai-gpu-reseller-003/documents/06-email-vantage-orbit-ownership.eml
+# daced2183764d86b10294fad9a74d4a9e7b9addddaa6ca88e3741758ffd7bc29  tasks/ai-law/ai-gpu-reseller-003/documents/07-trade-compliance-risk-committee-minutes.docx
+# 42ee932707b34afe9aa2d16faa78313b4a8fcb59508835a036c54f3885e44d45  tasks/ai-law/ai-gpu-reseller-003/documents/08-email-tanjung-site-visit.eml
+# 06399d06e054de814cc4c5da2bbed1fa13799833dcf0f0d0fb1caf1537cdade1  tasks/ai-law/ai-gpu-reseller-003/documents/09-legacy-pacifica-distribution-agreement.pdf
+# 81d0bf0875d1a61179032eab16fef57acb66eff7eee2a3a8e0a1611d75e1003b  tasks/ai-law/ai-gpu-reseller-003/task.json
+# a45a2943ca511b5a5bce45c60410528fa87bfd5455c3061a216876ac17ab2ea0  tasks/ai-law/ai-model-export-005/documents/01-compliance-reference-memo.docx
+# a83c47029038456e014c118f8f95eb07284ce20420d1c61d91824e7dda5dc657  tasks/ai-law/ai-model-export-005/documents/02-agreement-and-plan-of-merger-excerpts.docx
+# ddd95bfd9b458ad43918df24cc8a9f9fdd5d528a90516a7968158e3ad5b092d1  tasks/ai-law/ai-model-export-005/documents/03-halyard-team-and-access-roster.xlsx
+# 30da933819cd704148b4bd53d1d03d16466c9028b7e55f0f26be5bdb0c26439c  tasks/ai-law/ai-model-export-005/documents/04-internal-audit-report-ia-2025-03.pdf
+# 88ac4ff0a5b52a0adb339cea2eff094efcca3b97be491374cea7cad2603a9c47  tasks/ai-law/ai-model-export-005/documents/05-email-kestrel-gc-disclosure-schedule.eml
+# cd927f20e97a828efce3a9944afcd21f9410603f0ea79b68c1a5fb2d88b2125c  tasks/ai-law/ai-model-export-005/documents/06-deal-team-chat.txt
+# f42bc1aa692bc110cd64c6d4dd43d16456d6da0ebc054f336801f4e83003f8e8  tasks/ai-law/ai-model-export-005/documents/07-al-waha-co-investment-term-sheet.pdf
+# 00cc10ebfc1d8a9e0154e5621a035a6f7564e5ea44e9071e44bdce8d4e1bf2bb  tasks/ai-law/ai-model-export-005/documents/08-integration-plan-v2.docx
+# 7611f9cef85f20745fd9ea8ebf42834abbfe8f3d7226ea52d1e035c65d1fd11c  tasks/ai-law/ai-model-export-005/documents/09-northlake-board-minutes.docx
+# 50dc70dea88629ac75644e843299bdcc7a15fb03b95baeb1cea7c2aa905129ee  tasks/ai-law/ai-model-export-005/task.json
+# b425c426751a3e3bfd181483de1258414fa8854dbe689582c2f6636cee55a9f6  tasks/ai-law/ai-orion-compute-001/documents/01-master-equipment-purchase-agreement.docx
+# ef6027ec72eccb39bacde456c7644b7f820e43f7e548df8030e2a23960d9ac38  tasks/ai-law/ai-orion-compute-001/documents/02-schedule-b-deployment-and-logistics.pdf
+# 17a0b849fbbd5bfe4009d79a07084fe06b568392a2b14218d2085f39d3653930  tasks/ai-law/ai-orion-compute-001/documents/03-compliance-reference-advanced-computing.pdf
+# 288702f987b5186baded17c749a3739b683bf98412540c9276aeda00b77da318  tasks/ai-law/ai-orion-compute-001/documents/04-customer-kyc-and-shipment-workbook.xlsx
+# 6a919a6e9705e9da719c09c3ea609d6d726576a3faf575be4b7b181768fa4904  tasks/ai-law/ai-orion-compute-001/documents/05-product-classification-memo-2022.docx
+# cb89d87756649bd45ec47e9db8c320cf000e117939a040577229b6a508958cc6  tasks/ai-law/ai-orion-compute-001/documents/06-audit-risk-committee-minutes-2025-05-22.docx
+# 0b019f76406a82054c47dc1b4ec175e450938be8845cd72c2e8efa4444a85be2  tasks/ai-law/ai-orion-compute-001/documents/07-orion-deal-channel-export.txt
+# 3731ab8c811b41ee022050d77806bbd3c7e5ebed64e73ccd3d6016ece5873246  tasks/ai-law/ai-orion-compute-001/documents/08-email-forwarder-phase-2-booking.eml
+# a84c9cb155ec59d7cde7a80de4da5859e53c8f6d7a5c55beafcd83e4dfb44412  tasks/ai-law/ai-orion-compute-001/documents/09-email-lumora-phase-2-delivery-and-payment.eml
+# 80e4b671d04ff7ddd3792c680387ccfd13bafe958b93ad540148382542b472e2  tasks/ai-law/ai-orion-compute-001/task.json
 # <<< lae freeze stamp <<<
 
-from typing import Any
+from lae.env.environment import pocket_entry_point
 
 POCKET = "ai-law"
+load_environment = pocket_entry_point(POCKET)
 
 __all__ = ["POCKET", "load_environment"]
-
-
-def load_environment(**kwargs: Any):
-    """Load the ``ai-law`` pocket (factory mode) or a LAB tree (``source="lab"``).
-
-    Arguments are the seeds' table: ``source``, ``task_id``, ``max_turns``, ``page_chars``,
-    ``false_flag_weight``, ``must_not_say_weight``, ``min_deliverable_chars``, ``judge_model``,
-    ``tasks_root``, ``allow_unfrozen``. The freeze gate runs first. With the optional
-    ``verifiers`` extra, use ``lae.env.verifiers_adapter.load_environment`` for a verifiers Env.
-    """
-    from lae.env.environment import load_environment as _load
-
-    return _load(POCKET, **kwargs)

@@ -9,27 +9,81 @@ by hand; nothing outside it is ever touched by freeze.
 # >>> lae freeze stamp >>>
 # Written by `lae freeze`, checked by `lae verify`: do not edit by hand.
 # generator: lae.freeze 0.1.0
-# status: NOT FROZEN
+# status: FROZEN
 # pocket: corporate-governance
-# This pocket has not been frozen, so no score against it is reportable.
-# To freeze it, run from the project root: lae freeze --pocket corporate-governance
+# command: lae freeze --pocket corporate-governance
+# environment-module: corporate_governance
+# manifest-version: 1
+# root-sha256: eacf3c6826eff3af4174a7d20a177f3fc17f574b6fea5f0bf18e58eb838808a1
+# grader-contract: 1
+# grader-source-sha256: d5603b791776db9f5e9927ade9b593049e04a6555cc3b37ad8938958204d37f4
+# check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
+# scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# files: 55
+# 5cdef19d17482bff3b659d98479af3aa16b17b274349aa2de22593e729839b14  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# 82621a8d75fc4a0a8628ae251b38b83b1cccf372f73f5a8de91499dfcf3c689d  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# 395a83cd18e045f55b7d017a524b04cb1da465dfc01d0e788543d8d0588cc419  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# 4480e9e80382598625374794c6cb6642df27698f56c56bdf1e63baf4d79abd9c  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# 702f0629b9a112470817f31135238ab9c77d15390e9c4dd6782080a1357906f1  anchors/corporate-governance/solstice-committee-005.anchors.json
+# 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
+# 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
+# 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf
+# 1deb525813498661d428f0af0670b1d9af9cb6535843d0fc461cbc91033c6e5a  tasks/corporate-governance/evergreen-controller-002/documents/04-special-committee-minutes.docx
+# dddb2beb9d9f621896c05db4deea16fbcb46807f4ec8ea73a8f615aa4898e510  tasks/corporate-governance/evergreen-controller-002/documents/05-draft-merger-agreement.docx
+# 39577f8fbba7ed203392966a1847ef00b7afd8057379588e1cfab6f061d0bac9  tasks/corporate-governance/evergreen-controller-002/documents/06-process-diligence-workbook.xlsx
+# cb0370f7cab7a07af4b8f44a05e681120852bf5afcdd0a32b57736ab49722d1b  tasks/corporate-governance/evergreen-controller-002/documents/07-cascadia-counsel-email.eml
+# 8427b3d525aa92e31ffdbb81c91095131c95f28d816160461b23e4fc77490c8c  tasks/corporate-governance/evergreen-controller-002/documents/08-management-chat-export.txt
+# 9c5cab0ddf75306f6adf7998d6512bd081e4102c454ec9005db6fab9be627bc5  tasks/corporate-governance/evergreen-controller-002/documents/09-halberd-relationship-disclosure.eml
+# 3949c9ccbe019fff06d7791b6dbe922701c63dd61479799720505b75b0d8ea2f  tasks/corporate-governance/evergreen-controller-002/task.json
+# 8db761179e7c478b385fe64e6f1d05222aef6b5dacf19bc172aa961e37631514  tasks/corporate-governance/northstar-stockholder-001/documents/01-governance-compliance-reference.pdf
+# ed23a1587f070ccd5d6fc84b7def68225a2d21f56c4210f561dbdd8540693c01  tasks/corporate-governance/northstar-stockholder-001/documents/02-halvorsen-stockholders-agreement-2021.docx
+# 3807c091c8e82ab886ce40ccbf9a791e5df9744bd2c8ad3b8cfc19e6e7a0fa27  tasks/corporate-governance/northstar-stockholder-001/documents/03-corvid-investor-rights-agreement-draft.docx
+# 8c0a38eb02116907459678934aa6ef7eb7061eea91ba3b3fbda15441fe9cde8e  tasks/corporate-governance/northstar-stockholder-001/documents/04-governing-instruments-extract.pdf
+# 27ed7c4ac951b6b7e7301e274f58096d9848e74fae356fe319b415ef1383f803  tasks/corporate-governance/northstar-stockholder-001/documents/05-corvid-logistics-data-services-agreement.docx
+# 1221a42706ae58f20d6114de682be300b17251fa2f8f05305136d4c243797ca1  tasks/corporate-governance/northstar-stockholder-001/documents/06-ownership-and-consent-tracker.xlsx
+# 6a077dec4f167d4479243600806426dfd84c0918b65a290e04b352f3c27ed735  tasks/corporate-governance/northstar-stockholder-001/documents/07-board-minutes-march-april-2025.docx
+# da86c79eec9ea87df335fd5f4775e9188153e4fa261d45465e577c48f915501a  tasks/corporate-governance/northstar-stockholder-001/documents/08-gc-email-harrow-and-side-letter.eml
+# 1e260b0fbc63dbca221cff3acd4028dc030f040988679651bdcd22b97399da5c  tasks/corporate-governance/northstar-stockholder-001/documents/09-polaris-legal-chat-export.txt
+# 9091f3758cba996f4f245ba4b8b6f6b51ce4108c7318ac35d5913be59a39e308  tasks/corporate-governance/northstar-stockholder-001/task.json
+# e848d120ef5805ace6f76d79fee73a71d98a125f4b8dacaa5edcd775383570b0  tasks/corporate-governance/pioneer-resignation-003/documents/01-compliance-reference-director-departures.pdf
+# 58bfedd099bf432a7c5999ac802ff84f70f495c1b25dac530cde62b5f99c2f1e  tasks/corporate-governance/pioneer-resignation-003/documents/02-okafor-resignation-email.eml
+# 46fe7213c3bfa1dc4461c3b1a332c93e182fc9fc6a341df7d29f2b2dc4b1f7e8  tasks/corporate-governance/pioneer-resignation-003/documents/03-board-minutes-september-2025.docx
+# 30bcb0c206d099e14f1066b8544a65519a6cc762b1011081f9c9c51c380fa05b  tasks/corporate-governance/pioneer-resignation-003/documents/04-draft-form-8-k-and-cover-note.docx
+# 7bfec034afc19cfc70b50d8136f4737ade1113f01ef9e80ddad77c4febe1f6d4  tasks/corporate-governance/pioneer-resignation-003/documents/05-director-transition-letter-draft.docx
+# 8568f1c1122e033aefd7936ff101ce1e7622c4ff9a5747129c47cb046704dbde  tasks/corporate-governance/pioneer-resignation-003/documents/06-governance-tracker.xlsx
+# 1abc27165d593e8058c4fafef9f2da6759129525363f7c4f80e826faf3990480  tasks/corporate-governance/pioneer-resignation-003/documents/07-legal-ir-chat-export.txt
+# c4b73e3df28a2c29dcca13fc7634b0992360e1e570ebd78b3961734b11314f84  tasks/corporate-governance/pioneer-resignation-003/documents/08-bylaws-and-charter-excerpts.pdf
+# 3ae16fb637665e7457fc5a156092ca9a4ce63a6431bd27c61b186683a4468c1e  tasks/corporate-governance/pioneer-resignation-003/documents/09-okafor-counsel-letter.docx
+# 301423bbc8d1ccd45deacff59a4410fdcf222644bc9cf30b8a72287888099d06  tasks/corporate-governance/pioneer-resignation-003/task.json
+# 1dca6b98a5840ded6caf50935802cd803942cada95094a79ddeef5f2901d791f  tasks/corporate-governance/ridgeway-books-004/documents/01-compliance-reference-section-220.docx
+# 782af422073f82aee61a617fe7919e0c0b7d99c4aa456088c8308ceca7e47545  tasks/corporate-governance/ridgeway-books-004/documents/02-carrow-point-demand-letter.pdf
+# 1bd71713f00456afeaca6cb62221f6e014f81bcf24477b30feaf12e1b3f67c66  tasks/corporate-governance/ridgeway-books-004/documents/03-tamsin-membership-interest-purchase-agreement.pdf
+# 77a6a0a7813ddac358cce477b327dec168c7ce48c257aadc676463dd5f8cebd7  tasks/corporate-governance/ridgeway-books-004/documents/04-board-and-audit-committee-records.docx
+# e18c84775d4cb6f8d02dcaa416714952f46a26ce9728d153740bd05f23c4d522  tasks/corporate-governance/ridgeway-books-004/documents/05-records-inventory-and-questionnaires.xlsx
+# 8e3677ab5ce3d73889bd1ec11b8cab661e1ca0a4f46beffb54a2d0178b654d17  tasks/corporate-governance/ridgeway-books-004/documents/06-gc-response-plan-email.eml
+# cb33d2fbe7b9bc5e18d2d117028fd6049aa37219f3b6160e99296d84517554f9  tasks/corporate-governance/ridgeway-books-004/documents/07-draft-confidentiality-agreement.docx
+# fe23bbfa99861359704fcdb62bf0041dd47a0170aaf369710b57c02d6be18ffa  tasks/corporate-governance/ridgeway-books-004/documents/08-exec-team-chat-export.txt
+# 45e6b91687046959c569e58938f6e3f02fe0320605cc8f812946a37b51667330  tasks/corporate-governance/ridgeway-books-004/documents/09-governance-policies-excerpt.pdf
+# 26c52f03078607cf8b73a536b6f679b4f06e661c3382c10329169821585a0feb  tasks/corporate-governance/ridgeway-books-004/task.json
+# c3c429a04e6c865ec9459ebcf2a44bea161f4d9349729ee3e087bd02a6d2bf66  tasks/corporate-governance/solstice-committee-005/documents/01-compliance-reference-controller-transactions.docx
+# 1434e99f7b8c398273e4045e5136bf7cfc0c0d2c739649e625330f50fb4c086e  tasks/corporate-governance/solstice-committee-005/documents/02-stockholders-agreement-2021.pdf
+# 53abd00573749b9f0c18b2eb62a5109ef43f949b47ee7d0df5b1ea64f9e23d9b  tasks/corporate-governance/solstice-committee-005/documents/03-board-minutes-2025-05-06.docx
+# f9253608421ada5daed49cd8cdb274e1a56921c3cd01382e54c1386b3ae23ea7  tasks/corporate-governance/solstice-committee-005/documents/04-special-committee-minutes.docx
+# e8ee373d0dc6db8890dda7e25c9c156186cda1060a460f8d56d253174a78d8e2  tasks/corporate-governance/solstice-committee-005/documents/05-larchmont-engagement-letter.pdf
+# 9bc3339f59ae61310f756f303ba555ffcc2f94668e7ae61d96e7d2680cc5036e  tasks/corporate-governance/solstice-committee-005/documents/06-draft-merger-agreement.docx
+# dd50d70f79986d41529e4815eae3b29e85f7296557e5fe5150a48b20f8736c4a  tasks/corporate-governance/solstice-committee-005/documents/07-governance-and-projections-schedule.xlsx
+# 2d5a0a55710a242a1d804762ad547043becceb5171916649374b14f12709655c  tasks/corporate-governance/solstice-committee-005/documents/08-arden-email-2025-06-18.eml
+# 9ca066b8dd33c536c0dd254256fb058b05bbea0b011c247e482366f6ea9a744c  tasks/corporate-governance/solstice-committee-005/documents/09-management-chat-export.txt
+# 4de785dfc9150b5b41617cdc436b25dfd4b8f68f231a2551e869c59fd9cdcec8  tasks/corporate-governance/solstice-committee-005/task.json
 # <<< lae freeze stamp <<<
 
-from typing import Any
+from lae.env.environment import pocket_entry_point
 
 POCKET = "corporate-governance"
+load_environment = pocket_entry_point(POCKET)
 
 __all__ = ["POCKET", "load_environment"]
-
-
-def load_environment(**kwargs: Any):
-    """Load the ``corporate-governance`` pocket (factory mode) or a LAB tree (``source="lab"``).
-
-    Arguments are the seeds' table: ``source``, ``task_id``, ``max_turns``, ``page_chars``,
-    ``false_flag_weight``, ``must_not_say_weight``, ``min_deliverable_chars``, ``judge_model``,
-    ``tasks_root``, ``allow_unfrozen``. The freeze gate runs first. With the optional
-    ``verifiers`` extra, use ``lae.env.verifiers_adapter.load_environment`` for a verifiers Env.
-    """
-    from lae.env.environment import load_environment as _load
-
-    return _load(POCKET, **kwargs)

@@ -9,27 +9,81 @@ by hand; nothing outside it is ever touched by freeze.
 # >>> lae freeze stamp >>>
 # Written by `lae freeze`, checked by `lae verify`: do not edit by hand.
 # generator: lae.freeze 0.1.0
-# status: NOT FROZEN
+# status: FROZEN
 # pocket: employment-law
-# This pocket has not been frozen, so no score against it is reportable.
-# To freeze it, run from the project root: lae freeze --pocket employment-law
+# command: lae freeze --pocket employment-law
+# environment-module: employment_law
+# manifest-version: 1
+# root-sha256: 5e41766bebafd228eef3ac5953670ba7e517cee6d05056657b0b2d24be9e4dab
+# grader-contract: 1
+# grader-source-sha256: d5603b791776db9f5e9927ade9b593049e04a6555cc3b37ad8938958204d37f4
+# check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
+# scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
+# scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
+# scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
+# scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
+# scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
+# files: 55
+# 239db364cb82fbfe77568d58d46d5122841214e27391bd9d9a28f54ecad9b11a  anchors/employment-law/atlas-noncompete-001.anchors.json
+# 385d2390f74289a088fbaeeba7ecd034d5057b2b90e7934325ef5abc37321faf  anchors/employment-law/brightline-overtime-002.anchors.json
+# 61c489cf7f7bbb1ca1800abfa5f95cf490feb74052ac814c45bd533dcde7272a  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 9e417e143c2321e42c5a0254138a0603125df39856d42a05cb6c0429583052dc  anchors/employment-law/delta-warn-004.anchors.json
+# a947bd8e92809dd7778cd4b726496d500b1c7964f5dca0fe257bc48453e12cc3  anchors/employment-law/ember-contractor-005.anchors.json
+# 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
+# 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
+# 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx
+# cc59314c0f20b71aef03d6b371b635762121a093a3b4afa6968c7ca3eb63ecb0  tasks/employment-law/atlas-noncompete-001/documents/04-compensation-committee-minutes.docx
+# 69ed95b2a811aeced3eb3bc20d64cdb0e4542f1660d22d18273ca59df79bb9a4  tasks/employment-law/atlas-noncompete-001/documents/05-rollout-timeline-email.eml
+# 6be0ed5c9a5fa042479445a6cfb5966f9e86e0e7a8a276825a56907727a6a301  tasks/employment-law/atlas-noncompete-001/documents/06-hr-rollout-channel-chat.txt
+# 6705af38d553434fd876fcf217ffa49564b9071093bfd444b5c780fe02af1abc  tasks/employment-law/atlas-noncompete-001/documents/07-aclp-training-program-guide.pdf
+# 8ef49880927ff88edd73990529c98214e8d0eec423b7a6f5f83f29c501f89a47  tasks/employment-law/atlas-noncompete-001/documents/08-lab-operations-access-email.eml
+# 04115c97164aeade7e2a0b8a143fd9d10f8c56ee11be11f94c03ff0bb4b139d3  tasks/employment-law/atlas-noncompete-001/documents/09-employee-faq-draft.docx
+# f8ab0668769a7e02a561fbb92930f6f36e62922f55dae65b694541bb38d5e471  tasks/employment-law/atlas-noncompete-001/task.json
+# 7350f6bcde96bfb3c4543f50f06903dcfeca3cf71651b12993f76dd134b50e7d  tasks/employment-law/brightline-overtime-002/documents/01-project-summit-reclassification-proposal.docx
+# 29dd798e69a9cc8c6949d32b9abc5b867a7963e3f01f2b3980d555b2b931ba71  tasks/employment-law/brightline-overtime-002/documents/02-wage-hour-compliance-reference.pdf
+# 398af4a39fffd4be2023a7344e1f30c3f55ffe3484a5d69f046d09b319d91af2  tasks/employment-law/brightline-overtime-002/documents/03-asm-time-study-and-payroll-data.xlsx
+# f83cf5c0eefaa1f83e01d25d40797aa08fdfde4e7d4ec386d89a4384135b15fe  tasks/employment-law/brightline-overtime-002/documents/04-asm-job-description.docx
+# ca86e03e83a9c8c5a4f5aea944b9d7e4f1f96098ab8beba58c27273bb3bc0070  tasks/employment-law/brightline-overtime-002/documents/05-salaried-pay-practices-policy.pdf
+# 7033d4047273c4402d4cff4cee9f820ce0415dc32e576a2216765650081cded5  tasks/employment-law/brightline-overtime-002/documents/06-district-manager-channel-chat.txt
+# f61db6911cd8392b723399ae65acbac9f872937771208dca2907166c1e880af0  tasks/employment-law/brightline-overtime-002/documents/07-asm-reclassification-acknowledgment.docx
+# aa5bf237114d37af895d927bb406eb50b91dd68fc056685cd42bf9265c6046e3  tasks/employment-law/brightline-overtime-002/documents/08-payroll-scorecard-bonus-email.eml
+# cd3e460d13281aed1c6104a1f2aab3113bf86a6d2a9b7e40dc0289f029cfac46  tasks/employment-law/brightline-overtime-002/documents/09-general-counsel-review-request.eml
+# 326d6543f22588477fa07741bf0c5a8d3cc21c26dc29a6f5c15556fc41f0c820  tasks/employment-law/brightline-overtime-002/task.json
+# 5176b2ebf6817f675c5b685f5592f3be4ae540ae06749bff13e1d3789f5fcf31  tasks/employment-law/cobalt-pwfa-003/documents/01-accommodation-request-email.eml
+# e2b7f227ffb1cbf240fc6d59a2583b4fa682393f7bf7b9a326f3ee5be490f784  tasks/employment-law/cobalt-pwfa-003/documents/02-pwfa-compliance-reference.pdf
+# d8833b6abd12834eabdbdc536b3f4b6f6bf36eeb63cbac34ab3cfd7f7fdcc7f1  tasks/employment-law/cobalt-pwfa-003/documents/03-hr-documentation-request-letter.docx
+# 30f564aa009fd1e41c2bf7b1ae4147d22c80a959861af1b2e5ec807ccea37e9d  tasks/employment-law/cobalt-pwfa-003/documents/04-accommodation-decision-letter.docx
+# 2cef48d4728fa6da166c3445b631c575672a74f273c3dfba1890ccc8cfff39de  tasks/employment-law/cobalt-pwfa-003/documents/05-maple-crest-schedule-and-case-data.xlsx
+# db75278df9f94e837f8a41bfc79284bee2d813afb6b8af2020431132d9fc4ff1  tasks/employment-law/cobalt-pwfa-003/documents/06-maple-crest-chat-exports.txt
+# 0d6a0f4a9db7c07953df4a37180a8aba50525030e0fa920451b0e2e7fbb747d5  tasks/employment-law/cobalt-pwfa-003/documents/07-employee-handbook-excerpts.pdf
+# a1a11cbd460a75e08535a65335ccf5aea4575d785769d85dece4d29efc1aa7b6  tasks/employment-law/cobalt-pwfa-003/documents/08-stna-position-description.docx
+# 1d5f21560844120ca9ae0d7a344c793ca2f2cf8212f9d53528d7f82be48b9681  tasks/employment-law/cobalt-pwfa-003/documents/09-employee-follow-up-and-hr-escalation.eml
+# 96b1052fbcaa5c1040b49d3a1dbe9cec92070a0c8c024db2c2e1b3df3b155447  tasks/employment-law/cobalt-pwfa-003/task.json
+# 45643c8c259b5e3a9a99f9ec11f82ab65f670cd3b31afb85860df343c7b848ad  tasks/employment-law/delta-warn-004/documents/01-compliance-reference-warn.pdf
+# 70b974db838c2d88e848b28b6e49b42e0a43c5e39785e9f5f3dd4a5998082987  tasks/employment-law/delta-warn-004/documents/02-board-minutes-project-keystone.docx
+# 2773b6130c86a4894a3848ebbd5d15dbb9cdae035ce84140d60321a23165d2ee  tasks/employment-law/delta-warn-004/documents/03-workforce-roster.xlsx
+# 3c8fc9f55c2b18b64bf7cb4b73965813bbade2dcb815f696a2510e7fe93dab1b  tasks/employment-law/delta-warn-004/documents/04-hr-rif-plan-and-warn-analysis.docx
+# 9d2312b11d4279b035f3ec6f5f1a7b86d14faf92de67863cff21a40863f231dc  tasks/employment-law/delta-warn-004/documents/05-cfo-email-notice-timing.eml
+# b0a9dd1d31c1bca1b58c854172236c2b303dadf9ed1d99e10f5e525a03d08bea  tasks/employment-law/delta-warn-004/documents/06-castellan-nonrenewal-notice.pdf
+# b7ba219cc5f15c75d3b7c5817788c8bb354067e67e507b473b4964a6f5192116  tasks/employment-law/delta-warn-004/documents/07-separation-agreement-template.docx
+# 65dece14e55d0f0055703d5e95c3ebdc5257390fc55e8044ae50d7f7e23f0142  tasks/employment-law/delta-warn-004/documents/08-keystone-hr-ops-chat.txt
+# 2e41ee0bb61a0b80bd8aa94352b1d98f2b3396ff828ee52e9d90e4e4d92ce5c2  tasks/employment-law/delta-warn-004/documents/09-draft-notice-package.docx
+# 2eff77e007ca33be4a66a7436030cb594fae3d988d1452e020338c8d6b0f4f9e  tasks/employment-law/delta-warn-004/task.json
+# 22139e6a498835fbc4b3feeff2f0a74b9e74d4f92e30c795455d49c757bd3dd3  tasks/employment-law/ember-contractor-005/documents/01-compliance-reference-worker-classification.pdf
+# b1a9558dfe45756373a70750a14cbc1cf8f2adfdacbf8a6cdb061dbc5d26f281  tasks/employment-law/ember-contractor-005/documents/02-independent-delivery-partner-agreement.docx
+# 3e4c4f1c1cbe8a10cdc084d16fb0079653b58d973f7ab0e6b9af24f3224f99c5  tasks/employment-law/ember-contractor-005/documents/03-partner-settlement-register.xlsx
+# 3c05012651396d344658a0834f177be3d703671ae729589a9c1b7e053bcc403d  tasks/employment-law/ember-contractor-005/documents/04-board-minutes-2025.docx
+# 9bac0614053caa68a6770dc3b9dd4fb315afb5f165ef8c7bae53c420d9040369  tasks/employment-law/ember-contractor-005/documents/05-gc-email-classification-review.eml
+# 4b2292ae529acfd0bf3c505866bf305cc519ed54077f7191e31e94376c933759  tasks/employment-law/ember-contractor-005/documents/06-edd-audit-closeout-report.pdf
+# 3985d193b566bcef7a8ea5f2af31d3b69b586ee8161233f22c701e147191a215  tasks/employment-law/ember-contractor-005/documents/07-dispatch-ops-chat-export.txt
+# b14b95dd10b3a7cb33572bcbccd4b03e1d9c14779fb3de962b1cda0e6aaf31eb  tasks/employment-law/ember-contractor-005/documents/08-delivery-standards-playbook.docx
+# 2902da61e04e84d9057dbbee83420b95243de6d6c1d8e3dc58f6904bcc3f4295  tasks/employment-law/ember-contractor-005/documents/09-controller-email-warehouse-overtime-closeout.eml
+# 21deeffc02f895fd2e069fb5528f85ce3d7a8ae3d46a9a44401aa2dd68214107  tasks/employment-law/ember-contractor-005/task.json
 # <<< lae freeze stamp <<<
 
-from typing import Any
+from lae.env.environment import pocket_entry_point
 
 POCKET = "employment-law"
+load_environment = pocket_entry_point(POCKET)
 
 __all__ = ["POCKET", "load_environment"]
-
-
-def load_environment(**kwargs: Any):
-    """Load the ``employment-law`` pocket (factory mode) or a LAB tree (``source="lab"``).
-
-    Arguments are the seeds' table: ``source``, ``task_id``, ``max_turns``, ``page_chars``,
-    ``false_flag_weight``, ``must_not_say_weight``, ``min_deliverable_chars``, ``judge_model``,
-    ``tasks_root``, ``allow_unfrozen``. The freeze gate runs first. With the optional
-    ``verifiers`` extra, use ``lae.env.verifiers_adapter.load_environment`` for a verifiers Env.
-    """
-    from lae.env.environment import load_environment as _load
-
-    return _load(POCKET, **kwargs)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import tempfile
 import threading
 from pathlib import Path
 from typing import Iterator
 
 import filelock
+
+from lae.fsio import TMP_PREFIX, atomic_write  # noqa: F401  (re-exported for freeze)
 
 __all__ = [
     "TMP_PREFIX",
@@ -22,9 +23,6 @@ __all__ = [
     "pocket_lock",
 ]
 
-# Temp files of atomic writes start with this; a crash may leave one behind, and the
-# collector skips it only where freeze itself writes (anchors/<pocket>/ top level).
-TMP_PREFIX = ".lae-tmp-"
 
 _CHUNK = 1 << 20  # 1 MiB: large enough that hashing, not syscalls, dominates big files
 _local = threading.local()
@@ -85,50 +83,6 @@ def walk_files(top: Path) -> Iterator[tuple[str, os.DirEntry[str] | None, str]]:
             else:
                 yield rel, entry, "other"
         stack.extend(reversed(subdirs))
-
-
-def atomic_write(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` atomically: a temp file in the same folder, fsync,
-    ``os.replace``. Readers see the old bytes or the new, never a mix; a crash leaves
-    the old file intact. Keeps the old file's permission bits. Returns False (and
-    writes nothing) when the file already holds exactly ``data``."""
-    try:
-        if path.read_bytes() == data:
-            return False
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(path.parent)
-    return True
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows cannot open folders
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
 
 
 def lock_path_for(anchors_dir: Path) -> Path:

@@ -71,7 +71,8 @@ def check_known_pocket(project: Project, pocket: str) -> None:
     if pocket not in known:
         raise LayoutError(
             f"unknown pocket {pocket!r}",
-            [Problem(project.relative(project.anchors_root), f"no pocket {pocket!r} under keys_private/, anchors/ or tasks/",
+            [Problem(project.relative(project.anchors_root),
+                     f"no pocket {pocket!r} under keys_private/, anchors/ or tasks/",
                      field="pocket", mend=f"use one of: {', '.join(known) or '(none)'}")],
         )
 

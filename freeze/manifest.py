@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, model_validator
 
@@ -52,7 +52,7 @@ __all__ = [
     "sums_path",
 ]
 
-MANIFEST_VERSION = 1
+MANIFEST_VERSION: Final = 1
 SUMS_NAME = "SHA256SUMS"
 ANCHORS_SUFFIX = ".anchors.json"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Callable, Literal
 
 import jinja2
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -26,7 +26,7 @@ from lae.canonical import canonical_bytes, parse_json_strict
 from lae.errors import Problem
 from lae.project import Project
 
-from .manifest import FileEntry, GraderIdentity, Hex64, Manifest, SUMS_NAME
+from .manifest import SUMS_NAME, FileEntry, Hex64, Manifest
 
 __all__ = [
     "BEGIN_MARKER",
@@ -232,7 +232,8 @@ def parse_stamp(block: str, *, first_line: int = 1) -> Stamp:
     return stamp
 
 
-def _parse_frozen(fields, files, one, pocket: str, gen_version: str, first_line: int) -> Stamp:  # type: ignore[no-untyped-def]
+def _parse_frozen(fields: dict[str, list[tuple[int, str]]], files: list[FileEntry],
+                  one: Callable[..., str | None], pocket: str, gen_version: str, first_line: int) -> Stamp:
     scoring: dict[str, object] = {}
     for line_no, value in fields.get("scoring", []):
         m = _SCORING.match(value)
@@ -254,15 +255,14 @@ def _parse_frozen(fields, files, one, pocket: str, gen_version: str, first_line:
     contract = one("grader-contract")
     if not (version or "").isdigit() or not (contract or "").isdigit():
         raise StampFormatError("`manifest-version:` and `grader-contract:` must be integers", first_line)
-    manifest = Manifest(
-        manifest_version=int(version),  # type: ignore[arg-type]
-        pocket=pocket,
-        environment_module=one("environment-module"),  # type: ignore[arg-type]
-        grader=GraderIdentity(scoring_contract_version=int(contract),  # type: ignore[arg-type]
-                              source_sha256=one("grader-source-sha256")),  # type: ignore[arg-type]
-        scoring=scoring,  # type: ignore[arg-type]
-        files=tuple(files),
-    )
+    manifest = Manifest.model_validate({
+        "manifest_version": int(version or 0),
+        "pocket": pocket,
+        "environment_module": one("environment-module"),
+        "grader": {"scoring_contract_version": int(contract or 0), "source_sha256": one("grader-source-sha256")},
+        "scoring": scoring,
+        "files": files,
+    })
     one("command")
     one("check")
     return Stamp(status="FROZEN", pocket=pocket, generator_version=gen_version,

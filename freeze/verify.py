@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
-from typing import Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -57,7 +57,7 @@ __all__ = [
     "verify_schema_text",
 ]
 
-VERIFY_SCHEMA_VERSION = 1
+VERIFY_SCHEMA_VERSION: Final = 1
 VERIFY_SCHEMA_ID = "https://legal-agent-eval.invalid/schemas/verify.schema.json"
 
 ProblemKind = Literal[
@@ -180,11 +180,12 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
         return PocketReport(pocket=pocket, ok=False, file_count=0, problems=[
             _d("stamp_missing", p.path, p.message) for p in located]), None
     module_rel = project.relative(module_path)
-    base = dict(pocket=pocket, environment_module=module, module_path=module_rel)
 
-    def early(kind: str, message: str, **kw: object) -> tuple[PocketReport, None]:
-        return PocketReport(**base, ok=False, file_count=0,  # type: ignore[arg-type]
-                            problems=[_d(kind, module_rel, message, **kw)]), None  # type: ignore[arg-type]
+    def early(kind: str, message: str, *, expected: str | None = None, observed: str | None = None,
+              line: int | None = None) -> tuple[PocketReport, None]:
+        problem = _d(kind, module_rel, message, expected=expected, observed=observed, line=line)
+        return PocketReport(pocket=pocket, environment_module=module, module_path=module_rel, ok=False,
+                            file_count=0, problems=[problem]), None
 
     try:
         data = module_path.read_bytes()
@@ -216,17 +217,20 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
 
     # The files, each read once.
     scan = scan_pocket(project, pocket)
+    reported: set[str] = set()  # present but not hashable: not also "missing"
     for p in scan.problems:
         problems.append(_d("unsafe_file", p.path, p.message))
+        reported.add(p.path)
     hashed = hash_pocket(scan)
     for p in hashed.problems:
         if p.field == "unreadable":
             problems.append(_d("unreadable", p.path, p.message))
+            reported.add(p.path)
     want = expected.file_map()
     for path in sorted(set(want) | set(hashed.digests)):
         have = hashed.digests.get(path)
         if path not in hashed.digests:
-            if not any(u.path == path for u in problems):
+            if path not in reported:
                 problems.append(_d("missing", path, "frozen file is missing", expected=want[path]))
         elif path not in want:
             problems.append(_d("added", path, "file added under a frozen folder", observed=have))
@@ -273,8 +277,9 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
                            expected=stamp.root, observed=observed_root))
 
     ok = not problems
-    report = PocketReport(**base, ok=ok, root=stamp.root if ok else None, stamped_root=stamp.root,
-                          observed_root=observed_root, file_count=len(expected.files), problems=problems)
+    report = PocketReport(pocket=pocket, environment_module=module, module_path=module_rel, ok=ok,
+                          root=stamp.root if ok else None, stamped_root=stamp.root, observed_root=observed_root,
+                          file_count=len(expected.files), problems=problems)
     return report, stamp
 
 
@@ -339,7 +344,7 @@ def gate(project: Project, pocket: str, *, allow_unfrozen: bool) -> ReleaseStatu
     return ReleaseStatus(pocket=pocket, reportable=True, freeze_root=release.root, reason=None)
 
 
-def verify_json_schema() -> dict:
+def verify_json_schema() -> dict[str, Any]:
     """JSON Schema of ``lae verify --json`` (``schemas/verify.schema.json``)."""
     schema = VerifyReport.model_json_schema()
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": VERIFY_SCHEMA_ID, **schema}

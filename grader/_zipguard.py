@@ -240,11 +240,34 @@ def _scan_xml(name: str, data: bytes) -> None:
 
 
 @dataclass
+class _Budget:
+    total: int = 0
+    xml: int = 0
+
+
+def _content_types(blob: bytes) -> tuple[dict[str, str], dict[str, str]]:
+    """``[Content_Types].xml`` as (overrides by part name, defaults by extension), casefolded keys."""
+    overrides: dict[str, str] = {}
+    defaults: dict[str, str] = {}
+    try:
+        root = etree.fromstring(blob, hardened_parser())
+    except etree.XMLSyntaxError:
+        return overrides, defaults
+    for el in root:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if tag.endswith("}Override"):
+            overrides[(el.get("PartName") or "").lstrip("/").casefold()] = el.get("ContentType") or ""
+        elif tag.endswith("}Default"):
+            defaults[(el.get("Extension") or "").casefold()] = el.get("ContentType") or ""
+    return overrides, defaults
+
+
+@dataclass
 class SafeZip:
     """A zip archive that passed every structural and size check.
 
     Construction validates the whole archive (structure, then every member
-    streamed with limits, then every XML-looking member pre-scanned). Afterwards
+    streamed with limits, every XML member pre-scanned as it arrives). Afterwards
     ``data`` can be handed to python-docx/openpyxl: they re-read exactly the
     validated members, and :attr:`xml_members` holds the bytes of the XML ones.
     """
@@ -348,90 +371,82 @@ class SafeZip:
 
     # -- content -----------------------------------------------------------
     def _stream_all(self, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) -> None:
-        total = 0
-        total_xml = 0
-        for info in infos:
+        """Stream every member with the limits; keep (and DTD-scan) the XML ones.
+
+        ``[Content_Types].xml`` goes first, so every later member is judged by its
+        name, its declared content type and its first bytes: a member is XML when
+        its name ends in .xml/.rels/.vml, its content type is XML, or it starts
+        like XML. XML members get the tighter size limits and the expat pre-scan,
+        except those the package itself declares as non-XML (altChunk HTML such
+        as ``word/afchunk.htm`` legitimately starts with ``<!DOCTYPE html>`` and is
+        never parsed as XML).
+        """
+        ordered = sorted(infos, key=lambda i: i.filename.lstrip("/").casefold() != "[content_types].xml")
+        overrides: dict[str, str] = {}
+        defaults: dict[str, str] = {}
+        budget = _Budget()
+        for info in ordered:
             if info.is_dir():
                 continue
             name = info.filename
-            chunks: list[bytes] | None = None
-            size = 0
-            limit = MAX_MEMBER_BYTES
-            try:
-                with archive.open(info) as member:
-                    while True:
-                        chunk = member.read(_CHUNK)
-                        if not chunk:
-                            break
-                        if size == 0:
-                            if _looks_like_xml(chunk[:64]):
-                                chunks = []
-                                limit = MAX_XML_MEMBER_BYTES
-                        size += len(chunk)
-                        total += len(chunk)
-                        if size > limit:
-                            kind = "XML member" if chunks is not None else "member"
-                            raise Refusal(
-                                f"has zip {kind} {name!r} inflating past the {_fmt_bytes(limit)} limit (zip bomb?)"
-                            )
-                        if total > MAX_TOTAL_BYTES:
-                            raise Refusal(f"inflates past the {_fmt_bytes(MAX_TOTAL_BYTES)} total limit (zip bomb?)")
-                        if size > RATIO_GRACE_BYTES and size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
-                            raise Refusal(
-                                f"has zip member {name!r} with a compression ratio over "
-                                f"{MAX_COMPRESSION_RATIO}:1 (zip bomb)"
-                            )
-                        if chunks is not None:
-                            total_xml += len(chunk)
-                            if total_xml > MAX_TOTAL_XML_BYTES:
-                                raise Refusal(
-                                    f"has XML members inflating past the "
-                                    f"{_fmt_bytes(MAX_TOTAL_XML_BYTES)} total limit"
-                                )
-                            chunks.append(chunk)
-            except Refusal:
-                raise
-            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, struct.error,
-                    NotImplementedError, RuntimeError, OverflowError) as exc:
-                raise Refusal(f"has a corrupt zip member {name!r} ({_exc_text(exc)})") from None
-            if chunks is not None:
-                self.xml_members[name] = b"".join(chunks)
-        self._scan_xml_members()
-        self.total_bytes = total
-
-    def _scan_xml_members(self) -> None:
-        """DTD-scan every member a consumer may parse as XML.
-
-        ``[Content_Types].xml`` first; then every XML-looking member whose name
-        ends in .xml/.rels/.vml or whose declared content type is XML. HTML parts
-        (altChunk imports such as ``word/afchunk.htm``, which legitimately start
-        with ``<!DOCTYPE html>``) are never parsed as XML and are not scanned.
-        """
-        types_name = next((n for n in self.xml_members if n.lstrip("/").casefold() == "[content_types].xml"), None)
-        overrides: dict[str, str] = {}
-        defaults: dict[str, str] = {}
-        if types_name is not None:
-            _scan_xml(types_name, self.xml_members[types_name])
-            try:
-                root = etree.fromstring(self.xml_members[types_name], hardened_parser())
-            except etree.XMLSyntaxError:
-                root = None
-            if root is not None:
-                for el in root:
-                    tag = el.tag if isinstance(el.tag, str) else ""
-                    if tag.endswith("}Override"):
-                        overrides[(el.get("PartName") or "").lstrip("/").casefold()] = el.get("ContentType") or ""
-                    elif tag.endswith("}Default"):
-                        defaults[(el.get("Extension") or "").casefold()] = el.get("ContentType") or ""
-        for name, blob in self.xml_members.items():
-            if name == types_name:
-                continue
-            folded = name.casefold()
+            folded = name.lstrip("/").casefold()
             ext = folded.rsplit(".", 1)[-1] if "." in folded.rsplit("/", 1)[-1] else ""
-            ctype = overrides.get(folded.lstrip("/"), defaults.get(ext, "")).casefold()
-            # Scan unless the package itself says the member is not XML (text/html).
-            if folded.endswith((".xml", ".rels", ".vml")) or not ctype or ctype.endswith("xml"):
+            ctype = overrides.get(folded, defaults.get(ext, "")).casefold()
+            named_xml = folded.endswith((".xml", ".rels", ".vml")) or ctype.endswith("xml")
+            declared_other = bool(ctype) and not named_xml
+            blob = self._stream_member(archive, info, budget, named_xml)
+            if blob is None:
+                continue
+            if not declared_other:
                 _scan_xml(name, blob)
+            self.xml_members[name] = blob
+            if folded == "[content_types].xml":
+                overrides, defaults = _content_types(blob)
+        self.total_bytes = budget.total
+
+    @staticmethod
+    def _stream_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: "_Budget",
+                       named_xml: bool) -> bytes | None:
+        """Inflate one member under the limits; return its bytes if it is XML, else None."""
+        name = info.filename
+        chunks: list[bytes] | None = [] if named_xml else None
+        size = 0
+        try:
+            with archive.open(info) as member:
+                while True:
+                    chunk = member.read(_CHUNK)
+                    if not chunk:
+                        break
+                    if size == 0 and chunks is None and _looks_like_xml(chunk):
+                        chunks = []
+                    size += len(chunk)
+                    limit = MAX_XML_MEMBER_BYTES if chunks is not None else MAX_MEMBER_BYTES
+                    if size > limit:
+                        kind = "XML member" if chunks is not None else "member"
+                        raise Refusal(
+                            f"has zip {kind} {name!r} inflating past the {_fmt_bytes(limit)} limit (zip bomb?)"
+                        )
+                    budget.total += len(chunk)
+                    if budget.total > MAX_TOTAL_BYTES:
+                        raise Refusal(f"inflates past the {_fmt_bytes(MAX_TOTAL_BYTES)} total limit (zip bomb?)")
+                    if size > RATIO_GRACE_BYTES and size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
+                        raise Refusal(
+                            f"has zip member {name!r} with a compression ratio over "
+                            f"{MAX_COMPRESSION_RATIO}:1 (zip bomb)"
+                        )
+                    if chunks is not None:
+                        budget.xml += len(chunk)
+                        if budget.xml > MAX_TOTAL_XML_BYTES:
+                            raise Refusal(
+                                f"has XML members inflating past the {_fmt_bytes(MAX_TOTAL_XML_BYTES)} total limit"
+                            )
+                        chunks.append(chunk)
+        except Refusal:
+            raise
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, struct.error,
+                NotImplementedError, RuntimeError, OverflowError) as exc:
+            raise Refusal(f"has a corrupt zip member {name!r} ({_exc_text(exc)})") from None
+        return b"".join(chunks) if chunks is not None else None
 
     def member(self, name: str) -> bytes | None:
         """The bytes of an XML member by exact name, or ``None``."""

@@ -32,7 +32,7 @@ import email.policy
 import html.parser
 import logging
 from collections.abc import Iterator
-from email.message import EmailMessage, Message
+from email.message import Message
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -57,6 +57,7 @@ __all__ = [
     "DocumentText",
     "read_document",
     "decode_utf8",
+    "html_to_text",
 ]
 
 #: File extensions :func:`read_document` reads.
@@ -228,7 +229,7 @@ def _walk(message: Message) -> Iterator[Message]:
         if part.is_multipart() and part.get_content_type() != "message/rfc822":
             payload = part.get_payload()
             if isinstance(payload, list):
-                stack.extend(reversed(payload))
+                stack.extend(p for p in reversed(payload) if isinstance(p, Message))
 
 
 def _read_eml(data: bytes) -> str:

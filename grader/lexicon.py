@@ -5,7 +5,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 
 from __future__ import annotations
 
-__all__ = ["SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "ESCALATION_CUES", "CORRECTION_CUES",
+__all__ = ["SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER",
            "FUNCTION_WORDS", "severity_terms_for"]
 
@@ -48,7 +48,15 @@ DISMISSAL_CUES: tuple[str, ...] = (
     "not an exposure", "not problematic", "does not present", "we are not concerned", "not of concern",
     "no cause for concern", "not a live issue", "not a current issue", "do not view", "does not view",
     "would not treat", "not treat this as", "no compliance concern", "no export control concern", "no legal concern",
-    "no basis for concern", "not an area of concern", "nothing further is required",
+    "no basis for concern", "not an area of concern", "nothing further is required", "no need to",
+    "is compliant", "are compliant", "remains compliant", "appears compliant",
+)
+
+# Shapes of decline the phrase list cannot enumerate ("is not an export issue",
+# "raises no compliance concern"); written by us, never by key authors.
+DISMISSAL_PATTERNS: tuple[str, ...] = (
+    r"(?<![\p{L}\p{N}])not (?:an? |the )?(?:(?!(?:only|just|merely|least|minor|small|trivial|insignificant|theoretical|hypothetical|remote)\b)[\p{L}-]+ ){0,2}(?:issue|concern|problem|risk)s?(?![\p{L}\p{N}])",
+    r"(?<![\p{L}\p{N}])(?:raises|presents|poses|creates) no (?:[\p{L}-]+ ){0,2}(?:issue|concern|problem|risk|exposure)s?(?![\p{L}\p{N}])",
 )
 
 # A window with one of these escalates whatever it names.

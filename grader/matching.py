@@ -20,8 +20,8 @@ import regex
 
 from lae.compiler.terms import term_regex
 from lae.grader.anchors import Anchors, CompiledTerm
-from lae.grader.lexicon import (CORRECTION_CUES, CORRECTION_CUES_AFTER, DISMISSAL_CUES, ESCALATION_CUES,
-                                FUNCTION_WORDS)
+from lae.grader.lexicon import (CORRECTION_CUES, CORRECTION_CUES_AFTER, DISMISSAL_CUES, DISMISSAL_PATTERNS,
+                                ESCALATION_CUES, FUNCTION_WORDS)
 from lae.grader.normalize import TOKEN_RE, NormalizedText, normalize
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
 MATCH_TIMEOUT_SECONDS = 2.0
 MIN_SENTENCE_WORDS = 6
 MIN_OWN_WORDS = 3
-MIN_FUNCTION_WORDS = 2
+MIN_FUNCTION_WORDS = 1
 
 
 class MatchTimeout(Exception):
@@ -59,7 +59,8 @@ def _cue_patterns() -> tuple[tuple[regex.Pattern, ...], tuple[regex.Pattern, ...
     def build(cues: Iterable[str]) -> tuple[regex.Pattern, ...]:
         return tuple(regex.compile(term_regex(c)) for c in cues)
 
-    return build(DISMISSAL_CUES), build(ESCALATION_CUES), build(CORRECTION_CUES)
+    dismissals = build(DISMISSAL_CUES) + tuple(regex.compile(p) for p in DISMISSAL_PATTERNS)
+    return dismissals, build(ESCALATION_CUES), build(CORRECTION_CUES)
 
 
 @functools.lru_cache(maxsize=1)
@@ -97,7 +98,10 @@ class Segmented:
 _ABBREV = ("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "llc", "u.s", "e.g", "i.e", "v", "vs", "mr", "mrs",
            "ms", "dr", "st", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
            "art", "para", "cf", "al", "approx", "est", "fig", "p", "pp", "ch", "cl", "id", "reg", "regs", "stat",
-           "u.s.c", "c.f.r", "del", "ann", "ct", "ch", "n.d", "s.d", "e.d", "w.d", "cal", "tex", "no")
+           "u.s.c", "c.f.r", "del", "ann", "ct", "ch", "n.d", "s.d", "e.d", "w.d", "cal", "tex", "no", "sdn", "bhd",
+           "pte", "rev", "plc", "dept", "govt", "jr", "sr", "bros", "ex", "exh", "sch", "ltd", "pty", "gmbh", "prop",
+           "lab", "prof", "bus", "civ", "proc", "crim", "n.j.s.a", "n.y", "n.j", "fla", "ill", "mass", "cir", "app",
+           "supp", "fed", "admin", "gen", "rul", "cong", "amend", "const", "educ", "emp", "ins", "corp")
 _END_RE = regex.compile(r"[.!?]+[\"')\]]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
 
@@ -340,7 +344,10 @@ def analyze_text(anchors: Anchors, text: str, masked: Sequence[tuple[int, int]] 
                 outcome.severity_window |= in_section["severity"]
                 outcome.remediation_window |= in_section["remediation"]
                 outcome.record_window |= in_section["record"]
-            support = [h for cat in ("severity", "remediation", "record") for h in in_window[cat]]
+            # A corroborating hit that overlaps the naming span is the name itself, not
+            # corroboration: it must stand apart from at least one name hit.
+            support = [h for cat in ("severity", "remediation", "record") for h in in_window[cat]
+                       if any(not (h.start < n.end and n.start < h.end) for n in names[i])]
             hits_here = names[i] + support
             if usable and support and not outcome.credited:
                 cats = sorted({h.category for h in support})

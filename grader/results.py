@@ -145,6 +145,7 @@ class ScoreResult(_Frozen):
     criteria: list[CriterionReport]
     masked: list[MaskedSpan]
     graded_text_chars: int
+    graded_text: str = Field("", description="The deliverables' text as graded (declared order, blank-line joined); all offsets point into it.")
     notes: list[str] = Field(default_factory=list)
 
 

@@ -261,6 +261,7 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
         criteria=criteria,
         masked=[MaskedSpan(span=(s, e), text=combined[s:e]) for s, e in orig_masked],
         graded_text_chars=len(combined),
+        graded_text=combined,
         notes=all_notes,
     )
 

@@ -31,10 +31,17 @@ def _result() -> dict:
     return result_json_schema()
 
 
+def _verify() -> dict:
+    from lae.freeze import verify_json_schema
+
+    return verify_json_schema()
+
+
 SCHEMA_BUILDERS: dict[str, Callable[[], dict]] = {
     "key.schema.json": _key,
     "anchors.schema.json": _anchors,
     "result.schema.json": _result,
+    "verify.schema.json": _verify,
 }
 
 
@@ -45,7 +52,7 @@ def render_schema(name: str) -> bytes:
 
 def write_schemas(folder: Path, *, check: bool = False) -> list[str]:
     """Write (or with ``check``, compare) every schema; return the names that differ."""
-    from lae.compiler.compile import write_atomic
+    from lae.fsio import atomic_write
 
     stale = []
     for name in sorted(SCHEMA_BUILDERS):
@@ -54,5 +61,5 @@ def write_schemas(folder: Path, *, check: bool = False) -> list[str]:
         if not path.is_file() or path.read_bytes() != data:
             stale.append(name)
             if not check:
-                write_atomic(path, data)
+                atomic_write(path, data)
     return stale

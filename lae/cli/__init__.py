@@ -23,9 +23,12 @@ _COMMAND_MODULES = [
     "lae.cli.score_cmd",
     "lae.cli.schemas_cmd",
     "lae.cli.tasks_cmd",
+    "lae.cli.render_cmd",
     "lae.cli.demo_cmd",
     "lae.cli.run_cmd",
     "lae.cli.lab_cmd",
+    "lae.cli.freeze_cmd",
+    "lae.cli.verify_cmd",
 ]
 
 

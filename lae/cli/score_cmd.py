@@ -60,9 +60,9 @@ def _score_rollout(args: tuple[str, str, str | None, bool, str]) -> tuple[str, d
     transcript = path / "transcript.jsonl"
     result = score_files(ctx, files, transcript=transcript if transcript.is_file() else None, release=release)
     data = result.model_dump(mode="json")
-    from lae.compiler.compile import write_atomic
+    from lae.fsio import atomic_write
 
-    write_atomic(path / "result.json", (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
+    atomic_write(path / "result.json", (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
     return folder, data
 
 
@@ -138,9 +138,9 @@ def command(root, pocket, task, files, transcript, runs, jobs, allow_unfrozen, a
             "results": {name: {"task_id": d["task_id"], "metrics": d["metrics"], "reportable": d["reportable"],
                                "freeze_root": d["freeze_root"]} for name, d in sorted(results.items())},
         }
-        from lae.compiler.compile import write_atomic
+        from lae.fsio import atomic_write
 
-        write_atomic(runs / "summary.json", (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode())
+        atomic_write(runs / "summary.json", (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode())
         if as_json:
             click.echo(json.dumps(summary, indent=2, sort_keys=True))
         else:

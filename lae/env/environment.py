@@ -21,7 +21,7 @@ from lae.errors import InvalidInputError, LayoutError, Problem
 from lae.project import Project
 from lae.catalog import TaskInfo, list_tasks
 
-__all__ = ["bundled_root", "PocketEnvironment", "LabEnvironment", "load_environment"]
+__all__ = ["bundled_root", "PocketEnvironment", "LabEnvironment", "load_environment", "pocket_entry_point"]
 
 
 def bundled_root() -> Path:
@@ -164,3 +164,20 @@ def load_environment(pocket: str | None = None, **kwargs):
         warnings.simplefilter("ignore")
         release = release_for(project, pocket, allow_unfrozen=args.allow_unfrozen)
     return PocketEnvironment(pocket, args, project, tasks, release)
+
+
+def pocket_entry_point(pocket: str):
+    """The ``load_environment(**kwargs)`` of one pocket module under ``environments/``."""
+
+    def load(**kwargs):
+        return load_environment(pocket, **kwargs)
+
+    load.__name__ = "load_environment"
+    load.__qualname__ = "load_environment"
+    load.__doc__ = (
+        f"Load the ``{pocket}`` pocket (factory mode) or a LAB tree (``source=\"lab\"``).\n\n"
+        "Arguments are the seeds' table: ``source``, ``task_id``, ``max_turns``, ``page_chars``,\n"
+        "``false_flag_weight``, ``must_not_say_weight``, ``min_deliverable_chars``, ``judge_model``,\n"
+        "``judge_api_key_var``, ``tasks_root``, ``allow_unfrozen``. The freeze gate runs first."
+    )
+    return load
