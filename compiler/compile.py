@@ -74,6 +74,14 @@ class CompiledTask:
 
 
 @dataclass(frozen=True)
+class _Pending:
+    task_id: str
+    path: Path
+    data: bytes
+    calibration: tuple[CalibrationResult, ...]
+
+
+@dataclass(frozen=True)
 class TaskOutcome:
     task_id: str
     anchors_path: str
@@ -362,7 +370,7 @@ def compile_pocket(project: Project, pocket: str | None = None, task: str | None
         raise KeyValidationError("nothing to compile", [Problem(project.relative(project.keys_root),
                                                                 "no pocket has keys", mend="add keys_private/<pocket>/<task-id>.yaml")])
     report = CompileReport(pockets=pockets, check=check)
-    compiled: list[CompiledTask] = []
+    compiled: list[_Pending] = []
     problems: list[Problem] = []
     errors: list[LaeError] = []
     orphans: list[Path] = []
@@ -383,7 +391,10 @@ def compile_pocket(project: Project, pocket: str | None = None, task: str | None
             if progress:
                 progress(project.relative(path))
             try:
-                compiled.append(compile_key(project, path, config, options))
+                item = compile_key(project, path, config, options)
+                # Keep only what writing needs: bytes and calibration counts, not the models
+                # (a LAB-scale pocket holds thousands of these until every key has compiled).
+                compiled.append(_Pending(item.key.task_id, item.path, item.data, tuple(item.anchors.provenance.calibration)))
             except LaeError as exc:
                 errors.append(exc)
         if task is None:
@@ -409,7 +420,7 @@ def compile_pocket(project: Project, pocket: str | None = None, task: str | None
             _validate_against_schema(item.data, rel)
             atomic_write(item.path, item.data)
             status = "written"
-        report.tasks.append(TaskOutcome(item.key.task_id, rel, status, tuple(item.anchors.provenance.calibration)))
+        report.tasks.append(TaskOutcome(item.task_id, rel, status, item.calibration))
     for orphan in orphans:
         rel = project.relative(orphan)
         if check:

@@ -37,11 +37,18 @@ def _verify() -> dict:
     return verify_json_schema()
 
 
+def _report() -> dict:
+    from lae.report.models import report_json_schema
+
+    return report_json_schema()
+
+
 SCHEMA_BUILDERS: dict[str, Callable[[], dict]] = {
     "key.schema.json": _key,
     "anchors.schema.json": _anchors,
     "result.schema.json": _result,
     "verify.schema.json": _verify,
+    "report.schema.json": _report,
 }
 
 

@@ -29,6 +29,8 @@ _COMMAND_MODULES = [
     "lae.cli.lab_cmd",
     "lae.cli.freeze_cmd",
     "lae.cli.verify_cmd",
+    "lae.cli.report_cmd",
+    "lae.cli.judge_cmd",
 ]
 
 

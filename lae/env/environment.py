@@ -106,6 +106,11 @@ class PocketEnvironment:
                 "turns": outcome.turns, "stop_reason": outcome.stop_reason, "error": outcome.error,
                 "freeze_root": result.freeze_root, "reportable": result.reportable}
         (run_dir / "rollout.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+        if self.args.judge_model:  # weight-0 telemetry; no network call unless a judge is set
+            from lae.report.judge import maybe_judge
+
+            maybe_judge(run_dir, judge_model=self.args.judge_model, api_key_var=self.args.judge_api_key_var,
+                        project=self.project)
         return outcome, result
 
 

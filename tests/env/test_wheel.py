@@ -62,3 +62,16 @@ def test_load_environment_from_the_installed_wheel(wheel, tmp_path):
     assert root.startswith(str(target))
     assert int(counts.split()[0]) >= 1
     assert first.endswith("documents:")
+
+
+def test_the_installed_package_verifies_as_frozen(wheel, tmp_path):
+    """site-packages/lae is itself a frozen project tree: `lae verify` passes on it."""
+    target = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    env = dict(os.environ, PYTHONPATH=str(target))
+    proc = subprocess.run([sys.executable, "-m", "lae", "verify", "--root", str(target / "lae")],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("verified ") == 3
