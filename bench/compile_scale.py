@@ -79,6 +79,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--keys", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes for compile and --check")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="lae-bench-") as tmp:
@@ -97,13 +98,14 @@ def main() -> None:
             (keys / f"bench-{i:05d}.yaml").write_text(yaml.safe_dump(key, sort_keys=False, allow_unicode=True))
         gen = time.perf_counter() - t0
         t0 = time.perf_counter()
-        report = compile_pocket(Project.at(root), "bench")
+        report = compile_pocket(Project.at(root), "bench", jobs=args.jobs)
         elapsed = time.perf_counter() - t0
         written = sum(1 for t in report.tasks if t.status == "written")
         t0 = time.perf_counter()
-        compile_pocket(Project.at(root), "bench", check=True)
+        compile_pocket(Project.at(root), "bench", check=True, jobs=args.jobs)
         check = time.perf_counter() - t0
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"jobs: {args.jobs}")
     print(f"keys: {args.keys}  criteria: {criteria}  findings: {args.keys * 7}  (generated in {gen:.1f}s)")
     print(f"compile: {elapsed:.1f}s  {args.keys / elapsed:.1f} keys/s  {criteria / elapsed:.0f} criteria/s  ({written} written)")
     print(f"compile --check: {check:.1f}s  {args.keys / check:.1f} keys/s")

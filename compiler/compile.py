@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -357,13 +358,27 @@ def _select(project: Project, pocket: str, task: str | None) -> list[Path]:
     return chosen
 
 
+def _compile_one(args: tuple[Project, Path, PocketConfig, CompileOptions]) -> "_Pending | LaeError":
+    """Compile one key (in this process or a worker); errors are returned, not raised.
+
+    Only what writing needs travels back: bytes and calibration counts, not the models
+    (a LAB-scale pocket holds thousands of these until every key has compiled)."""
+    project, path, config, options = args
+    try:
+        item = compile_key(project, path, config, options)
+    except LaeError as exc:
+        return exc
+    return _Pending(item.key.task_id, item.path, item.data, tuple(item.anchors.provenance.calibration))
+
+
 def compile_pocket(project: Project, pocket: str | None = None, task: str | None = None, *, check: bool = False,
-                   options: CompileOptions = CompileOptions(),
+                   options: CompileOptions = CompileOptions(), jobs: int = 1,
                    progress: Callable[[str], None] | None = None) -> CompileReport:
     """Compile (or, with ``check``, verify) the anchors of one or every pocket.
 
     Nothing is written unless every selected key compiles. In check mode nothing is
     written and :class:`StaleAnchorsError` lists stale, missing and orphaned files.
+    ``jobs`` > 1 compiles keys in that many worker processes (same bytes either way).
     """
     pockets = [pocket] if pocket else [p for p in project.pockets() if project.keys_dir(p).is_dir()]
     if not pockets:
@@ -387,16 +402,24 @@ def compile_pocket(project: Project, pocket: str | None = None, task: str | None
         except LaeError as exc:
             errors.append(exc)
             continue
-        for path in key_files:
-            if progress:
-                progress(project.relative(path))
-            try:
-                item = compile_key(project, path, config, options)
-                # Keep only what writing needs: bytes and calibration counts, not the models
-                # (a LAB-scale pocket holds thousands of these until every key has compiled).
-                compiled.append(_Pending(item.key.task_id, item.path, item.data, tuple(item.anchors.provenance.calibration)))
-            except LaeError as exc:
-                errors.append(exc)
+        work = [(project, path, config, options) for path in key_files]
+        if jobs > 1 and len(work) > 1:
+            pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)))
+            outcomes = pool.map(_compile_one, work, chunksize=max(1, len(work) // (jobs * 8)))
+        else:
+            pool = None
+            outcomes = map(_compile_one, work)
+        try:
+            for path, outcome in zip(key_files, outcomes):
+                if progress:
+                    progress(project.relative(path))
+                if isinstance(outcome, LaeError):
+                    errors.append(outcome)
+                else:
+                    compiled.append(outcome)
+        finally:
+            if pool is not None:
+                pool.shutdown()
         if task is None:
             expected = {project.anchors_path(name, p.name[:-5]) for p in key_files}
             orphans.extend(p for p in project.anchor_files(name) if p not in expected)

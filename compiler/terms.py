@@ -30,7 +30,7 @@ import regex
 from lae.errors import CompileError, Problem
 from lae.grader.normalize import normalize_term
 
-__all__ = ["compile_term", "term_regex", "PREFIXES"]
+__all__ = ["compile_term", "compiled_pattern", "term_regex", "PREFIXES"]
 
 PREFIXES = ("non", "anti", "pre", "post", "re", "co", "sub", "over", "under", "cross", "multi", "self",
             "counter", "inter", "intra", "semi", "mis", "out", "cyber")
@@ -260,15 +260,17 @@ def term_regex(term: str) -> str:
 
 
 @functools.lru_cache(maxsize=16384)
-def _validated(pattern: str) -> None:
-    regex.compile(pattern)
+def compiled_pattern(pattern: str) -> regex.Pattern:
+    """The compiled form of a generated pattern, compiled once per process (the
+    compiler's validity check and the grader's matching share this cache)."""
+    return regex.compile(pattern)
 
 
 def compile_term(term: str, *, where: str, field: str) -> str:
     """Compile a term, turning failure into a located :class:`CompileError`."""
     try:
         pattern = term_regex(term)
-        _validated(pattern)
+        compiled_pattern(pattern)
     except (ValueError, regex.error) as exc:
         raise CompileError(f"cannot compile term {term!r}",
                            [Problem(where, f"term {term!r} does not compile: {exc}", field=field,

@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: eacf3c6826eff3af4174a7d20a177f3fc17f574b6fea5f0bf18e58eb838808a1
+# root-sha256: a706d2e9243121c8891b026ea4c06ae3e5a7984e3e20a86d52f8fe881ac6ebff
 # grader-contract: 1
-# grader-source-sha256: d5603b791776db9f5e9927ade9b593049e04a6555cc3b37ad8938958204d37f4
+# grader-source-sha256: 1a9760d88ebdad95643f6a5519f9950f355ad16b3ea81a80757b29d6ec18aa91
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

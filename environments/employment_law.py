@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: 5e41766bebafd228eef3ac5953670ba7e517cee6d05056657b0b2d24be9e4dab
+# root-sha256: 3537133807c7664a0a4fdd7b2b4e1c76d7c30bfe82ccf5935b449f21ecfda07f
 # grader-contract: 1
-# grader-source-sha256: d5603b791776db9f5e9927ade9b593049e04a6555cc3b37ad8938958204d37f4
+# grader-source-sha256: 1a9760d88ebdad95643f6a5519f9950f355ad16b3ea81a80757b29d6ec18aa91
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}

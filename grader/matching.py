@@ -18,7 +18,7 @@ from typing import Iterable, Sequence
 
 import regex
 
-from lae.compiler.terms import term_regex
+from lae.compiler.terms import compiled_pattern, term_regex
 from lae.grader.anchors import Anchors, CompiledTerm
 from lae.grader.lexicon import (CORRECTION_CUES, CORRECTION_CUES_AFTER, DISMISSAL_CUES, DISMISSAL_PATTERNS,
                                 ESCALATION_CUES, FUNCTION_WORDS)
@@ -49,15 +49,10 @@ class MatchTimeout(Exception):
     """A matcher exceeded its time budget (treated as no match, and reported)."""
 
 
-@functools.lru_cache(maxsize=8192)
-def _compiled(pattern: str) -> regex.Pattern:
-    return regex.compile(pattern)
-
-
 @functools.lru_cache(maxsize=1)
 def _cue_patterns() -> tuple[tuple[regex.Pattern, ...], tuple[regex.Pattern, ...], tuple[regex.Pattern, ...]]:
     def build(cues: Iterable[str]) -> tuple[regex.Pattern, ...]:
-        return tuple(regex.compile(term_regex(c)) for c in cues)
+        return tuple(compiled_pattern(term_regex(c)) for c in cues)
 
     dismissals = build(DISMISSAL_CUES) + tuple(regex.compile(p) for p in DISMISSAL_PATTERNS)
     return dismissals, build(ESCALATION_CUES), build(CORRECTION_CUES)
@@ -148,7 +143,7 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
 
 def _find(pattern: str, text: str, deadline_budget: float) -> list[tuple[int, int]]:
     try:
-        return [m.span() for m in _compiled(pattern).finditer(text, timeout=deadline_budget)]
+        return [m.span() for m in compiled_pattern(pattern).finditer(text, timeout=deadline_budget)]
     except TimeoutError as exc:  # regex raises TimeoutError on timeout
         raise MatchTimeout(pattern) from exc
 

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-import regex
 
 from lae import __version__
 from lae.canonical import sha256_hex
-from lae.compiler.terms import term_regex
+from lae.compiler.terms import compiled_pattern, term_regex
 from lae.errors import InvalidInputError, Problem
 from lae.grader.anchors import Anchors, ScoringBlock, load_anchors
 from lae.grader.contract import SCORING_CONTRACT_VERSION, grader_source_digest
@@ -128,11 +127,6 @@ def _evidence(raw: dict | None, text: str, source: str) -> Evidence | None:
     )
 
 
-@functools.lru_cache(maxsize=4096)
-def _term_pattern(term: str) -> regex.Pattern:
-    return regex.compile(term_regex(term))
-
-
 def _own_chars(analysis_text: str) -> int:
     return sum(len(m.group(0)) for m in TOKEN_RE.finditer(analysis_text))
 
@@ -162,7 +156,7 @@ def _criteria(ctx: TaskContext, analysis: TextAnalysis, complete: bool) -> list[
             passed = complete
         elif kind == "mentions":
             body = analysis.segmented.text
-            found = sum(1 for t in p.terms if _term_pattern(t).search(body, timeout=2.0))
+            found = sum(1 for t in p.terms if compiled_pattern(term_regex(t)).search(body, timeout=2.0))
             passed = found >= p.min
         else:  # pragma: no cover - the Proxy union is closed
             raise AssertionError(kind)

@@ -72,6 +72,9 @@ class LaeError(Exception):
         self.problems: list[Problem] = sorted(problems or [], key=Problem.sort_key)
         super().__init__(message)
 
+    def __reduce__(self):  # keep the problems when an error crosses a process boundary
+        return (self.__class__, (self.args[0], self.problems))
+
     def report(self) -> str:
         """The message followed by one line per problem."""
         lines = [str(self.args[0])]

@@ -16,8 +16,10 @@ from lae.compiler.compile import compile_pocket
 @pocket_option
 @click.option("--task", "-t", default=None, help="Limit to one task (id or scenario slug).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if any anchors file is stale, missing, orphaned or failing calibration.")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Compile keys in this many worker processes (output is identical).")
 @json_option
-def command(root, pocket, task, check, as_json):
+def command(root, pocket, task, check, jobs, as_json):
     """Compile private keys into public anchor specs."""
     project = project_from(root)
     show = sys.stderr.isatty() and not as_json
@@ -26,7 +28,7 @@ def command(root, pocket, task, check, as_json):
         if show:
             click.echo(f"  compiling {name}", err=True)
 
-    report = compile_pocket(project, pocket, task, check=check, progress=progress)
+    report = compile_pocket(project, pocket, task, check=check, jobs=jobs, progress=progress)
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2, sort_keys=True))
         return

@@ -5,6 +5,7 @@ Rebuild it with ``python docs/build_example_report.py`` when the report format c
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 
@@ -39,3 +40,17 @@ def test_example_pages_exist_link_up_and_load_nothing_from_outside():
 
 def test_example_screenshot_is_a_png():
     assert (EXAMPLE / "screenshot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_example_report_matches_the_current_freeze():
+    """The committed example must be rebuilt (python docs/build_example_report.py) after a re-freeze."""
+    import json as _json
+
+    from lae.freeze import verify_pocket
+    from lae.project import Project
+
+    project = Project.at(Path(__file__).resolve().parents[2])
+    data = _json.loads((Path(__file__).resolve().parents[2] / "docs" / "example-report" / "report.json").read_text())
+    for pocket in data["pockets"]:
+        current = verify_pocket(project, pocket["pocket"]).root
+        assert pocket["freeze_roots"] == [current], f"{pocket['pocket']}: example report is stale; rebuild it"
