@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: 7296db45b4934ac532c1970b9d968061754fe7066582d9035f03288b518d455b
+# root-sha256: 3a6e72cfd0724585e98f6549851babbbf27f4e237209ba7c48220bd66c3a0121
 # grader-contract: 1
-# grader-source-sha256: 1a9760d88ebdad95643f6a5519f9950f355ad16b3ea81a80757b29d6ec18aa91
+# grader-source-sha256: b2c2aa054fdbd1c19268a5486d14fcae68d2ea9d9bb10f4014801c2b623518f2
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
@@ -24,11 +24,11 @@ by hand; nothing outside it is ever touched by freeze.
 # scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # files: 55
-# a8ccccdeb09eb6899abe33c5609939d3f034724c01d944eda256a9a4974f47c9  anchors/ai-law/ai-cloud-training-004.anchors.json
+# f81e5bb0c4760442eea2cae966d2210cc840aa6f485b1f1dd02a5a607d946656  anchors/ai-law/ai-cloud-training-004.anchors.json
 # e517773da079b5e60bef189758e14ee958df3719a01a3b059c2777ce7754a3ed  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# 8e7b0c51435c12af5bb8abf51b31e8d822a346e0a7d8939e6945ce1c1a6fd861  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# f97722ee8d0b19bd884e8fbe0d3bba4c67e1d321035ab40d1b5b7ffc488cb8d0  anchors/ai-law/ai-gpu-reseller-003.anchors.json
 # 66ccfc6ad51cf30ccc2b9c23817cb152565125ec6707bb37da216d43b5e91014  anchors/ai-law/ai-model-export-005.anchors.json
-# cb567510c83c0f637ebf59b69664f0486b227052cf3b12553e8f3a2b9457d6cd  anchors/ai-law/ai-orion-compute-001.anchors.json
+# 4b893f4e73ce95c3804d6f4489dfb8d61804882070fd1dab0417320faeb8c1da  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: a706d2e9243121c8891b026ea4c06ae3e5a7984e3e20a86d52f8fe881ac6ebff
+# root-sha256: 6dddc4d8766dd2113ae6e1f42689020b43c21a0721c4d8946d47e715043c8bf1
 # grader-contract: 1
-# grader-source-sha256: 1a9760d88ebdad95643f6a5519f9950f355ad16b3ea81a80757b29d6ec18aa91
+# grader-source-sha256: b2c2aa054fdbd1c19268a5486d14fcae68d2ea9d9bb10f4014801c2b623518f2
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
@@ -24,7 +24,7 @@ by hand; nothing outside it is ever touched by freeze.
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # files: 55
-# 5cdef19d17482bff3b659d98479af3aa16b17b274349aa2de22593e729839b14  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# ae35e5e9039e419f0345c68042d7beb45d783259e16962feaa9dff529a3e3b49  anchors/corporate-governance/evergreen-controller-002.anchors.json
 # 82621a8d75fc4a0a8628ae251b38b83b1cccf372f73f5a8de91499dfcf3c689d  anchors/corporate-governance/northstar-stockholder-001.anchors.json
 # 395a83cd18e045f55b7d017a524b04cb1da465dfc01d0e788543d8d0588cc419  anchors/corporate-governance/pioneer-resignation-003.anchors.json
 # 4480e9e80382598625374794c6cb6642df27698f56c56bdf1e63baf4d79abd9c  anchors/corporate-governance/ridgeway-books-004.anchors.json

@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: 3537133807c7664a0a4fdd7b2b4e1c76d7c30bfe82ccf5935b449f21ecfda07f
+# root-sha256: 63f1ff22d9ad29d282548187f077bf0a4d693462677e089d1da3dc8f2ec0db58
 # grader-contract: 1
-# grader-source-sha256: 1a9760d88ebdad95643f6a5519f9950f355ad16b3ea81a80757b29d6ec18aa91
+# grader-source-sha256: b2c2aa054fdbd1c19268a5486d14fcae68d2ea9d9bb10f4014801c2b623518f2
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}

@@ -156,6 +156,12 @@ def _hits(terms: Sequence[CompiledTerm], category: str, owner: str, text: str, t
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _is_bare_word(term: str) -> bool:
+    """A name that is a single word of letters (``Hangzhou``, ``standstill``)."""
+    return bool(regex.fullmatch(r"\p{L}+", normalize(term).text.strip()))
+
+
 def _sentence_index(sentences: Sequence[Sentence], pos: int) -> int | None:
     lo, hi = 0, len(sentences) - 1
     while lo <= hi:
@@ -343,6 +349,10 @@ def analyze_text(anchors: Anchors, text: str, masked: Sequence[tuple[int, int]] 
             # corroboration: it must stand apart from at least one name hit.
             support = [h for cat in ("severity", "remediation", "record") for h in in_window[cat]
                        if any(not (h.start < n.end and n.start < h.end) for n in names[i])]
+            if all(_is_bare_word(n.term) for n in names[i]):
+                # A bare one-word name (an entity, a place) next to a record fact is fact
+                # recital, not analysis: it needs a severity or remediation term.
+                support = [h for h in support if h.category != "record"]
             hits_here = names[i] + support
             if usable and support and not outcome.credited:
                 cats = sorted({h.category for h in support})

@@ -141,3 +141,20 @@ def test_masking_means_verbatim_source_runs_never_credit(compiled, data):
     sep = data.draw(st.sampled_from([" ", "\n\n", ". "]))
     memo = sep.join(pieces)
     assert credited(compiled, memo) == set()
+
+
+def test_a_bare_one_word_name_needs_analysis_not_just_a_record_fact(compiled):
+    from lae.compiler.terms import term_regex
+    from lae.grader.anchors import CompiledTerm
+
+    anchors, index = compiled
+    f1 = anchors.findings[0]
+    bare = CompiledTerm(term="Facilities", pattern=term_regex("Facilities"))
+    patched = anchors.model_copy(update={"findings": [f1.model_copy(update={"names": [bare]}), *anchors.findings[1:]]})
+
+    def credits(text):
+        norm = normalize(text)
+        return analyze_text(patched, text, index.mask(norm), norm=norm).finding("F1").credited
+
+    assert not credits("Facilities wrote to us about the lease, which runs under Section 9.1 until the end of 2025.")
+    assert credits("Facilities has the date wrong, and the client should send the renewal notice this month.")
