@@ -293,6 +293,7 @@ def tree(tmp_path: Path) -> Path:
     docs = root / "tasks" / TASK[0] / TASK[1] / "documents"
     for p in docs.iterdir():
         p.unlink()
+    (docs.parent / "task.json").unlink()  # regenerated from the key by every render
     src = root / "sources" / TASK[0] / TASK[1]
     src.mkdir(parents=True)
     (src / "01-lease-extract.docx.md").write_text(MARKDOWN, encoding="utf-8")

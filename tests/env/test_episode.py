@@ -104,3 +104,24 @@ def test_lae_run_refuses_unfrozen_without_opt_in(tree, tmp_path, lae):
     replay.write_text(json.dumps([{"say": "nothing"}]))
     proc = lae("run", "--root", str(tree), "--task", "harbor-lease-001", "--replay", str(replay), "--out", str(tmp_path / "o"))
     assert proc.returncode == 3 and "not frozen" in proc.stderr
+
+
+def test_judge_model_records_weight_zero_telemetry(tree, tmp_path, monkeypatch):
+    from tests.report.judge_server import JudgeServer
+
+    compile_pocket(Project.at(tree), "fixture")
+    with JudgeServer() as judge, ScriptedServer() as server:
+        monkeypatch.setenv("JUDGE_API_KEY", "test-key")
+        monkeypatch.setenv("JUDGE_BASE_URL", judge.base_url)
+        env = load_environment("fixture", tasks_root=tree, allow_unfrozen=True, judge_model="good")
+        client = OpenAICompatibleClient("saver", base_url=server.base_url, backoff=0.01)
+        _, result = env.run(client, env.tasks[0], tmp_path / "r1", model="saver")
+        assert judge.requests, "the judge was called"
+    record = json.loads((tmp_path / "r1" / "judge.json").read_text())
+    assert record and result.metrics.reward == 1.0, "the judge never changes the reward"
+    assert "test-key" not in (tmp_path / "r1" / "judge.json").read_text()
+
+
+def test_no_judge_model_means_no_judge_file(env, tmp_path):
+    run(env, "saver", tmp_path / "r")
+    assert not (tmp_path / "r" / "judge.json").exists()
