@@ -7,6 +7,7 @@ matter, under ``tests/fixtures/memos/<pocket>/<task-id>/``) and print a results 
 
 from __future__ import annotations
 
+import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,12 +44,17 @@ class DemoPocket:
 def run_demo(project, *, allow_unfrozen: bool = False, echo: Callable[[str], None] = print) -> list[DemoPocket]:
     """Run the demo; raise :class:`RefusalError` when a pocket does not verify and
     ``allow_unfrozen`` is false (after reporting every pocket)."""
+    memos_root = project.root / "tests" / "fixtures" / "memos"
+    with tempfile.TemporaryDirectory(prefix="lae-demo-") as tmp:
+        return _run(project, memos_root, Path(tmp), allow_unfrozen=allow_unfrozen, echo=echo)
+
+
+def _run(project, memos_root: Path, stage: Path, *, allow_unfrozen: bool, echo: Callable[[str], None]) -> list[DemoPocket]:
     from lae.compiler.compile import check_pocket
     from lae.freeze import verify_pocket
     from lae.grader.results import ReleaseInfo
     from lae.grader.score import load_task_context, score_files
 
-    memos_root = project.root / "tests" / "fixtures" / "memos"
     out: list[DemoPocket] = []
     refused: list[str] = []
     pockets = [p for p in project.pockets() if project.anchor_files(p) and (project.root / "environments").is_dir()]
@@ -83,7 +89,7 @@ def run_demo(project, *, allow_unfrozen: bool = False, echo: Callable[[str], Non
                 declared = ctx.anchors.deliverables[0]
                 for memo in memos:
                     # The memo is graded under the declared name, as an agent would have saved it.
-                    staged = _staged(memo, declared)
+                    staged = _staged(memo, declared, stage)
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         result = score_files(ctx, [staged], release=info)
@@ -106,17 +112,11 @@ def run_demo(project, *, allow_unfrozen: bool = False, echo: Callable[[str], Non
     return out
 
 
-_STAGE_DIR: list[Path] = []
-
-
-def _staged(memo: Path, declared: str) -> Path:
-    """A copy of ``memo`` under the declared deliverable name, in a private temp folder."""
+def _staged(memo: Path, declared: str, stage: Path) -> Path:
+    """A copy of ``memo`` under the declared deliverable name, in the demo's temp folder."""
     import shutil
-    import tempfile
 
-    if not _STAGE_DIR:
-        _STAGE_DIR.append(Path(tempfile.mkdtemp(prefix="lae-demo-")))
-    folder = _STAGE_DIR[0] / memo.parent.name / memo.stem
+    folder = stage / memo.parent.parent.name / memo.parent.name / memo.stem
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / declared
     shutil.copyfile(memo, target)

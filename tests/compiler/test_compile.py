@@ -12,8 +12,8 @@ import pytest
 from lae.canonical import canonical_bytes, parse_json_strict
 from lae.compiler.compile import compile_pocket, private_prose
 from lae.compiler.load import load_key
-from lae.errors import CalibrationError, CompileError, KeyValidationError, StaleAnchorsError
-from lae.grader.anchors import anchors_json_schema, load_anchors
+from lae.errors import CalibrationError, CompileError, KeyValidationError
+from lae.grader.anchors import load_anchors
 from lae.project import Project
 
 KEY_REL = "keys_private/fixture/harbor-lease-001.yaml"
@@ -153,3 +153,10 @@ def test_usage_error_exits_2(lae):
 def test_version(lae):
     proc = lae("--version")
     assert proc.returncode == 0 and "0." in proc.stdout
+
+
+def test_committed_fixture_anchors_are_current(lae):
+    from tests.conftest import FIXTURE_TREE
+
+    proc = lae("compile", "--check", "--root", str(FIXTURE_TREE))
+    assert proc.returncode == 0, proc.stderr

@@ -7,8 +7,9 @@ conversation already has, so each model name is a scripted agent.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.loopback import LoopbackServer
 
 MEMO = (
     "# Harbor Street lease: risk memo\n\n"
@@ -72,20 +73,5 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-class ScriptedServer:
-    def __enter__(self):
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.httpd.requests = []  # type: ignore[attr-defined]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-        host, port = self.httpd.server_address[:2]
-        self.base_url = f"http://{host}:{port}/v1"
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    @property
-    def requests(self) -> list[dict]:
-        return self.httpd.requests  # type: ignore[attr-defined]
+class ScriptedServer(LoopbackServer):
+    handler = _Handler

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -15,7 +14,6 @@ from lae.grader.normalize import normalize
 from lae.project import Project
 from tests.conftest import FIXTURE_TREE
 
-ANCHORS = FIXTURE_TREE / "anchors/fixture/harbor-lease-001.anchors.json"
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.loopback import LoopbackServer
 
 PASSING = {"C-001", "C-002", "C-003", "C-008", "C-009", "C-010"}
 
@@ -73,30 +74,5 @@ class _Handler(BaseHTTPRequestHandler):
         return self._reply(404)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 64  # tests send up to 10 requests at once
-
-    def handle_error(self, request, client_address):
-        """A client that timed out has hung up: the late reply's broken pipe is expected."""
-
-
-class JudgeServer:
-    def __enter__(self):
-        self.httpd = _Server(("127.0.0.1", 0), _Handler)
-        self.httpd.requests = []  # type: ignore[attr-defined]
-        self.httpd.seen = {}  # type: ignore[attr-defined]
-        self.httpd.lock = threading.Lock()  # type: ignore[attr-defined]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-        host, port = self.httpd.server_address[:2]
-        self.base_url = f"http://{host}:{port}/v1"
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    @property
-    def requests(self) -> list[dict]:
-        return self.httpd.requests  # type: ignore[attr-defined]
+class JudgeServer(LoopbackServer):
+    handler = _Handler

@@ -1,0 +1,21 @@
+"""`lae demo`, the README's main job: compile check, verify, score the bundled memos."""
+
+from __future__ import annotations
+
+from tests.conftest import REPO, run_lae
+
+
+def test_lae_demo_runs_the_whole_pipeline_on_the_bundled_pockets():
+    proc = run_lae("demo", cwd=REPO, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = proc.stdout
+    for pocket in ("employment-law", "ai-law", "corporate-governance"):
+        assert f"[{pocket}] compile --check: ok" in out
+        assert f"[{pocket}] verify: ok (verified, freeze root " in out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "`" in line]
+    assert len(rows) == 30
+    strong = [r for r in rows if "| strong |" in r]
+    generic = [r for r in rows if "| generic |" in r]
+    assert len(strong) == len(generic) == 15
+    assert all("| 1.000 | 1.000 | 1 | 0.000 | 0.000 | yes |" in r for r in strong)
+    assert all("| 0.400 | 0.000 | 1 |" in r for r in generic)
