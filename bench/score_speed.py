@@ -49,7 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", default="atlas-noncompete-001")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--rollouts", type=int, default=12)
+    parser.add_argument("--rollouts", type=int, default=60)
     parser.add_argument("--root", default=None)
     args = parser.parse_args()
     project = Project.at(args.root)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -45,38 +46,43 @@ def _summary_lines(result: ScoreResult) -> list[str]:
 
 def _score_rollout(args: tuple[str, str, str | None, bool, str]) -> tuple[str, dict]:
     root, task, pocket, allow_unfrozen, folder = args
-    from lae.grader.gate import release_for
+    from lae.fsio import atomic_write
     from lae.grader.score import score_files
-    from lae.project import Project
 
-    project = Project.at(root)
-    ctx = _context_cache(root, task, pocket)
-    release = release_for(project, ctx.anchors.pocket, allow_unfrozen=allow_unfrozen)
+    ctx, release = _prepared(root, task, pocket, allow_unfrozen)
     path = Path(folder)
     # `lae run` keeps deliverables in workspace/; a hand-made rollout may keep them beside the transcript.
     source = path / "workspace" if (path / "workspace").is_dir() else path
-    skip = {"result.json", "rollout.json", "transcript.jsonl", "tools.json"}
+    skip = {"result.json", "rollout.json", "transcript.jsonl", "tools.json", "judge.json"}
     files = sorted(p for p in source.iterdir() if p.is_file() and p.name not in skip)
     transcript = path / "transcript.jsonl"
     result = score_files(ctx, files, transcript=transcript if transcript.is_file() else None, release=release)
     data = result.model_dump(mode="json")
-    from lae.fsio import atomic_write
-
     atomic_write(path / "result.json", (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
     return folder, data
 
 
-_CONTEXTS: dict = {}
+# Per process: each task's context (anchors + document index) and its pocket's verified
+# release, built once. The parent fills it before forking workers, so they inherit it.
+_PREPARED: dict = {}
 
 
-def _context_cache(root: str, task: str, pocket: str | None):
+def _prepared(root: str, task: str, pocket: str | None, allow_unfrozen: bool):
+    import warnings
+
+    from lae.grader.gate import release_for
     from lae.grader.score import load_task_context
     from lae.project import Project
 
-    key = (root, task, pocket)
-    if key not in _CONTEXTS:
-        _CONTEXTS[key] = load_task_context(Project.at(root), task, pocket)
-    return _CONTEXTS[key]
+    key = (root, task, pocket, allow_unfrozen)
+    if key not in _PREPARED:
+        project = Project.at(root)
+        ctx = load_task_context(project, task, pocket)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            release = release_for(project, ctx.anchors.pocket, allow_unfrozen=allow_unfrozen)
+        _PREPARED[key] = (ctx, release)
+    return _PREPARED[key]
 
 
 def _rollout_task(folder: Path, default: str | None) -> str:
@@ -120,11 +126,14 @@ def command(root, pocket, task, files, transcript, runs, jobs, allow_unfrozen, a
             raise InvalidInputError("no rollouts", [Problem(str(runs), "no subfolders", mend="one folder per rollout")])
         jobs_args = [(str(project.root), _rollout_task(f, task), pocket, allow_unfrozen, str(f)) for f in folders]
         results: dict[str, dict] = {}
+        for args in dict.fromkeys(a[:4] for a in jobs_args):
+            _prepared(*args)  # verify each pocket and index each task once, before any worker starts
         if jobs == 1:
             iterator = map(_score_rollout, jobs_args)
             pool = None
         else:
-            pool = ProcessPoolExecutor(max_workers=jobs)
+            fork = "fork" in multiprocessing.get_all_start_methods()
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork") if fork else None)
             iterator = pool.map(_score_rollout, jobs_args)
         try:
             with click.progressbar(iterator, length=len(jobs_args), label="scoring", file=click.get_text_stream("stderr")) as bar:
