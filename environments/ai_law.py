@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: 3a6e72cfd0724585e98f6549851babbbf27f4e237209ba7c48220bd66c3a0121
+# root-sha256: 745369cd62aed97d0b4c916f39e0a4660eb6ea593b5d8738b290ff123616e55b
 # grader-contract: 1
-# grader-source-sha256: b2c2aa054fdbd1c19268a5486d14fcae68d2ea9d9bb10f4014801c2b623518f2
+# grader-source-sha256: c93c7c76c6dcc39a19138d121dccaac1622a52419ca9319c852d5816f66381ad
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: 6dddc4d8766dd2113ae6e1f42689020b43c21a0721c4d8946d47e715043c8bf1
+# root-sha256: a4d41a32013adf4bf0a33e2dbf6616ec73e91c3c3d4c2d7e4f13027f0be5edb0
 # grader-contract: 1
-# grader-source-sha256: b2c2aa054fdbd1c19268a5486d14fcae68d2ea9d9bb10f4014801c2b623518f2
+# grader-source-sha256: c93c7c76c6dcc39a19138d121dccaac1622a52419ca9319c852d5816f66381ad
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

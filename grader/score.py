@@ -8,6 +8,7 @@ Scoring never raises on agent content: a hostile deliverable becomes a reason.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 from dataclasses import dataclass
@@ -18,12 +19,11 @@ from typing import Sequence
 from lae import __version__
 from lae.canonical import sha256_hex
 from lae.compiler.terms import compiled_pattern, term_regex
-from lae.errors import InvalidInputError, Problem
 from lae.grader.anchors import Anchors, ScoringBlock, load_anchors
 from lae.grader.contract import SCORING_CONTRACT_VERSION, grader_source_digest
 from lae.grader.deliverables import DeliverableRead, read_deliverable
 from lae.grader.masking import SourceIndex
-from lae.grader.matching import TextAnalysis, analyze_text, blank_spans
+from lae.grader.matching import TextAnalysis, analyze_text
 from lae.grader.normalize import TOKEN_RE, normalize
 from lae.grader.results import (ClaimReport, CriterionReport, DeliverableReport, DistractorReport, Evidence,
                                 FindingReport, GraderIdentity, MaskedSpan, MatcherHit, Metrics, ReleaseInfo,
@@ -50,22 +50,10 @@ def load_task_context(project: Project, task: str, pocket: str | None = None) ->
     """Load a task's anchors (by id or scenario slug) and build its document index."""
     from lae.compiler.compile import task_document_texts  # documents are read the same way as at compile time
 
-    candidates = []
-    for name in ([pocket] if pocket else project.pockets()):
-        for path in project.anchor_files(name):
-            if path.name == f"{task}.anchors.json":
-                candidates.append(path)
-    if not candidates:  # scenario slug
-        for name in ([pocket] if pocket else project.pockets()):
-            for path in project.anchor_files(name):
-                if load_anchors(path).scenario_slug == task:
-                    candidates.append(path)
-    if len(candidates) != 1:
-        known = sorted(p.name.split(".anchors.json")[0] for n in project.pockets() for p in project.anchor_files(n))
-        what = "no compiled anchors" if not candidates else "several anchors files"
-        raise InvalidInputError(f"{what} for task {task!r}", [Problem(project.relative(project.anchors_root), f"{what} for {task!r}",
-                                                                       field="--task", mend=f"compile it, or use one of: {', '.join(known) or 'none'}")])
-    path = candidates[0]
+    from lae.catalog import find_task  # the one place a task id or scenario slug is resolved
+
+    info = find_task(project, task, pocket)
+    path = project.anchors_path(info.pocket, info.task_id)
     data = path.read_bytes()
     anchors = load_anchors(path)
     texts = task_document_texts(project, anchors.pocket, anchors.task_id)
@@ -185,12 +173,16 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
     analysis = analyze_text(anchors, combined, masked, norm=norm)
 
     # Per-deliverable completeness: the agent's own (unmasked) text must reach the minimum.
+    # Counted on the already masked combined text, over each deliverable's own stretch of it.
     reports: list[DeliverableReport] = []
+    masked_text = analysis.segmented.text
+    start = 0
     for r in reads:
         own = 0
         if r.ok and r.text:
-            n = normalize(r.text)
-            own = _own_chars(blank_spans(n.text, ctx.index.mask(n)))
+            end = start + len(r.text)
+            own = _own_chars(masked_text[bisect.bisect_left(norm.origin, start):bisect.bisect_left(norm.origin, end)])
+            start = end + 2  # the blank line joining deliverables
         complete = bool(r.ok and own >= scoring.min_deliverable_chars)
         reason = r.reason
         if r.ok and not complete:
