@@ -13,10 +13,48 @@ by hand; nothing outside it is ever touched by freeze.
 # pocket: corporate-governance
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
-# manifest-version: 1
-# root-sha256: a4d41a32013adf4bf0a33e2dbf6616ec73e91c3c3d4c2d7e4f13027f0be5edb0
+# environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
+# manifest-version: 2
+# root-sha256: d6d115a06dbcc8d6e4b8fd6a56fa1dab0bae94b14835e108c2b3bbe73ce7789b
 # grader-contract: 1
-# grader-source-sha256: c93c7c76c6dcc39a19138d121dccaac1622a52419ca9319c852d5816f66381ad
+# python: CPython 3.11
+# package: defusedxml 0.7.1
+# package: lxml 6.1.3
+# package: openpyxl 3.1.5
+# package: pypdf 7.1.1
+# package: python-docx 1.2.0
+# package: regex 2026.11.19
+# module: db6a92e9c603d42d9aa72ba4ca6ed5c0642e72df412d657f4f7e54edfcb87443 lae
+# module: be474e4e0d3675ae31320fc3744cc3de5bf97e0150697cb0a949bb232f73a35b lae.canonical
+# module: efe693f42304b4e49fe314282fcb33f7e20bc146e9142b4569eef5267dd76180 lae.catalog
+# module: e26c8510d5a939ef65c0cfe6f67252c1fc1b7180734a9d250fca99f4146e4a8a lae.compiler
+# module: 63dfe5a3e23e53f72b67cdb6ffcef061e7f4819485074c12bf4cf8f437e5148b lae.compiler.keys
+# module: 63ea59b694ed2256415606a3ead307e5e42f3bd3a174cd587972252202144d44 lae.compiler.load
+# module: 589b8cf5ec5ea5d98da2c3339b177df5b2fb19f06996c9e1a8a0c58d57431830 lae.compiler.semantics
+# module: c6072319fe018d11b55ce91133683689aa793ca38f843607e238695ad09e3628 lae.compiler.terms
+# module: 0514f13ce31e13eff7c833b5a2dd7c2d879893b4c3b6cb63b60d091229976daf lae.errors
+# module: d107e96ed3ed7e1fca4eb837898a1353e79a5775ff29f91324f22dda8ef6512b lae.freeze
+# module: 54eb21f29eaab3638d520c32cc76c6389e13f5f08571e02f4a9fe6fe8795b17b lae.freeze._fs
+# module: adf7bea063b516b6207d04eaacf58753063c1784eaafb0043989db7521416634 lae.freeze.freezer
+# module: 60205d00e81c6703d6f181cb071c13c3578754617754dc545c5e7519ea129048 lae.freeze.gate
+# module: 6e1f9b11a03dce5196e459f44ccb9207f82f716bc4cd28ca36e8989e4f11b8ef lae.freeze.identity
+# module: 57d9da6229ec81b0010f466f82fdd65556410a53541ade403ccad0145609279b lae.freeze.manifest
+# module: 08122178cfac8a0fe9b0cd54dbea56a1dcfc66e7019d3a25f05f8099967991b3 lae.freeze.stamp
+# module: 1b618a9dbcfcf17791b7af7a2027c63672370db8be52fa15a1297730f20b7969 lae.freeze.verify
+# module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
+# module: fff82feb51acfe156eabc46a46145732ec4f392c35c6fc5f6f7b4cf2c17159ba lae.grader
+# module: 436d722eadfa05dbee6ad4fce7bda70ceb5779ead65ebf903a7c77eb75c62b19 lae.grader._ooxml
+# module: ed280eb0f7be0cb490e353cd13bcd791e00e2a600d9484a091396684ac099804 lae.grader._zipguard
+# module: 313b51e926c5049793a3c8399d30f34cd8d4b52d7a14adb3c3681b166b97161c lae.grader.anchors
+# module: dc3e7ac4697b0d108e98961d0c63d6d295828789fd76d9b48ec516600499df15 lae.grader.deliverables
+# module: 60f76b9f25b5b23a5e418847aa01dbfca884aa42a93d25442807b69311bc56f5 lae.grader.documents
+# module: 3661b155d15200a6e73398b6e1d2bb2c53ce61a884b5fe08fd3b6c240f092a81 lae.grader.lexicon
+# module: dc9ca62d28217cf4dd8c30e2cada74648b88fbfc40da4182ef9d7a75dd019e0a lae.grader.masking
+# module: 5f1a89c59edd9f1134a6ddbb08c082b6c4ae924a4c9eab7fd7c19809f2c3a26e lae.grader.matching
+# module: 1c9bcdb53b474c21051b6c28327492b929ca6053c0d6d3fe29ba2f10b9d5a38e lae.grader.normalize
+# module: 71adcbfa68dbdb22744ea1fd14bf7de8833b2c949bfc33fc2b05802242eb7537 lae.grader.results
+# module: 6a888c16f27aaa2b6562732fd7979d045ee8e00a6cdb35a4364be2ec45975456 lae.grader.score
+# module: 722317674ffd38f98619bd2fd67af9bfff0f6ee1c416825c32fb689fafe21d0d lae.project
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

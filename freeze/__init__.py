@@ -4,7 +4,8 @@
 records the scoring parameters and the grader's identity in a manifest, and stamps
 the manifest with its root digest into the pocket's environment module header, plus
 an ``anchors/<pocket>/SHA256SUMS`` that ``sha256sum -c`` accepts. ``verify_pocket``
-recomputes and refuses on any difference; ``gate`` is what scoring calls first.
+recomputes and refuses on any difference; ``open_pocket`` (the gate) is the one door
+scoring goes through: it verifies and keeps the bytes it verified.
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from .manifest import (
     MANIFEST_VERSION,
     SUMS_NAME,
     FileEntry,
-    GraderIdentity,
     Manifest,
-    current_grader,
     root_digest,
     sums_text,
 )
@@ -29,15 +28,13 @@ from .stamp import (
     render_stamp,
     render_unfrozen_stamp,
 )
+from .gate import OpenedPocket, Release, UnverifiedReleaseWarning, issued, open_pocket
+from .identity import GraderIdentity, derive_identity
 from .verify import (
     Discrepancy,
     PocketReport,
-    ReleaseStatus,
-    UnverifiedReleaseWarning,
-    VerifiedRelease,
     VerifyReport,
     audit_pocket,
-    gate,
     verify_json_schema,
     verify_pocket,
 )
@@ -53,17 +50,18 @@ __all__ = [
     "MANIFEST_VERSION",
     "Manifest",
     "PocketReport",
-    "ReleaseStatus",
+    "OpenedPocket",
+    "Release",
     "SUMS_NAME",
     "Stamp",
     "StampFormatError",
     "UnverifiedReleaseWarning",
-    "VerifiedRelease",
     "VerifyReport",
     "audit_pocket",
-    "current_grader",
+    "derive_identity",
     "freeze_pocket",
-    "gate",
+    "issued",
+    "open_pocket",
     "read_stamp",
     "render_stamp",
     "render_unfrozen_stamp",

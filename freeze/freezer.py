@@ -33,14 +33,14 @@ from .manifest import (
     Hex64,
     Manifest,
     build_manifest,
-    current_grader,
     hash_pocket,
     scan_pocket,
     sums_path,
     sums_text,
     task_dirs,
 )
-from .stamp import StampFormatError, find_block, locate_module, render_stamp, replace_block, stamp_pocket_name
+from .identity import derive_identity
+from .stamp import StampFormatError, find_block, module_code_digest, locate_module, render_stamp, replace_block, stamp_pocket_name
 
 __all__ = ["FreezeResult", "freeze_pocket", "check_known_pocket", "DEFAULT_LOCK_TIMEOUT"]
 
@@ -171,10 +171,15 @@ def _freeze_locked(project: Project, pocket: str) -> FreezeResult:
     # 3. Hash.
     scan = scan_pocket(project, pocket)
     hashed = hash_pocket(scan)
-    problems = scan.problems + hashed.problems + _structure_problems(project, pocket, sorted(hashed.task_ids))
+    problems = hashed.problems + _structure_problems(project, pocket, sorted(hashed.task_ids))
     if problems:
         raise FreezeError(f"pocket {pocket!r} cannot be frozen as it stands", problems)
-    manifest: Manifest = build_manifest(pocket, module, hashed, current_grader())
+    derived = derive_identity()
+    if derived.identity is None:
+        raise FreezeError(f"cannot derive the grader identity for {pocket!r}",
+                          [Problem(name, why, field="grader", mend="repair or reinstall the package")
+                           for name, why in derived.problems])
+    manifest: Manifest = build_manifest(pocket, module, module_code_digest(module_bytes), hashed, derived.identity)
 
     # 4. Write: SHA256SUMS first, the stamp last.
     written: list[str] = []

@@ -8,8 +8,9 @@ A pocket's manifest lists, with their SHA-256 over the bytes on disk:
   reads);
 
 plus the scoring parameters (read from each anchors file's ``scoring`` block, keyed by
-task id), the pocket's environment module name and the grader's identity (scoring
-contract version and source digest). The root digest is
+task id), the pocket's environment module name and the digest of its code outside the
+stamp block, and the grader's identity (:mod:`lae.freeze.identity`: every project module
+scoring runs, the bound third-party versions, the Python version). The root digest is
 ``sha256(canonical_bytes(manifest))`` with :func:`lae.canonical.canonical_bytes`, the
 one canonical serializer of the project.
 """
@@ -31,6 +32,7 @@ from lae.errors import Problem
 from lae.project import POCKET_NAME_RE, Project
 
 from ._fs import TMP_PREFIX, sha256_file, sha256_file_and_bytes, walk_files
+from .identity import GraderIdentity, Hex64
 
 __all__ = [
     "MANIFEST_VERSION",
@@ -43,7 +45,6 @@ __all__ = [
     "ScannedFile",
     "PocketScan",
     "HashedPocket",
-    "current_grader",
     "scan_pocket",
     "hash_pocket",
     "build_manifest",
@@ -52,11 +53,10 @@ __all__ = [
     "sums_path",
 ]
 
-MANIFEST_VERSION: Final = 1
+MANIFEST_VERSION: Final = 2
 SUMS_NAME = "SHA256SUMS"
 ANCHORS_SUFFIX = ".anchors.json"
 
-Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 ModuleName = Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$")]
 PocketName = Annotated[str, StringConstraints(pattern=POCKET_NAME_RE)]
 
@@ -72,19 +72,14 @@ class FileEntry(_Closed):
     sha256: Hex64 = Field(description="SHA-256 of the file's bytes on disk.")
 
 
-class GraderIdentity(_Closed):
-    """Which grader a freeze was taken against."""
-
-    scoring_contract_version: int = Field(ge=1, description="`lae.grader.contract.SCORING_CONTRACT_VERSION`.")
-    source_sha256: Hex64 = Field(description="`lae.grader.contract.grader_source_digest()`.")
-
-
 class Manifest(_Closed):
     """Everything a pocket's scores depend on. Its canonical bytes hash to the root."""
 
-    manifest_version: Literal[1] = Field(default=MANIFEST_VERSION, description="Format version of this manifest; 1.")
+    manifest_version: Literal[2] = Field(default=MANIFEST_VERSION, description="Format version of this manifest; 2.")
     pocket: PocketName
     environment_module: ModuleName = Field(description="Module under environments/ that carries the stamp.")
+    environment_module_sha256: Hex64 = Field(
+        description="SHA-256 of that module with its stamp block emptied (all its code, bound).")
     grader: GraderIdentity
     scoring: dict[str, dict[str, JsonValue]] = Field(
         min_length=1, description="Task id -> the `scoring` block of its anchors file."
@@ -113,16 +108,6 @@ class Manifest(_Closed):
 def root_digest(manifest: Manifest) -> str:
     """``sha256(canonical_bytes(manifest))`` as lower-case hex."""
     return sha256_hex(canonical_bytes(manifest.model_dump(mode="json")))
-
-
-def current_grader() -> GraderIdentity:
-    """The identity of the grader installed in this interpreter."""
-    from lae.grader import contract  # import late: tests swap the contract
-
-    return GraderIdentity(
-        scoring_contract_version=contract.SCORING_CONTRACT_VERSION,
-        source_sha256=contract.grader_source_digest(),
-    )
 
 
 def sums_path(project: Project, pocket: str) -> Path:
@@ -214,7 +199,8 @@ class HashedPocket:
     digests: dict[str, str]  # path -> hex
     scoring: dict[str, dict[str, Any]]  # task id -> scoring block
     task_ids: list[str]  # from anchors file names
-    problems: list[Problem] = field(default_factory=list)  # unreadable files, anchors without scoring
+    problems: list[Problem] = field(default_factory=list)  # the scan's, unreadable files, anchors without scoring
+    contents: dict[str, bytes] = field(default_factory=dict)  # path -> the bytes hashed (keep_bytes only)
 
 
 def _anchors_task_id(rel: str, pocket: str) -> str | None:
@@ -232,43 +218,50 @@ def _workers() -> int:
         return max(1, min(8, os.cpu_count() or 1))
 
 
-def _digest_many(paths: list[str]) -> list[str | OSError]:
-    out: list[str | OSError] = []
+Digested = tuple[str, bytes | None] | OSError
+
+
+def _digest_many(paths: list[str], keep: bool) -> list[Digested]:
+    out: list[Digested] = []
     for p in paths:
         try:
-            out.append(sha256_file(p))
+            out.append(sha256_file_and_bytes(p) if keep else (sha256_file(p), None))
         except OSError as exc:
             out.append(exc)
     return out
 
 
-def _digest_all(paths: list[str], workers: int) -> list[str | OSError]:
-    """Digests in input order. hashlib releases the GIL while it hashes (and so does
-    every read), so threads use every core; each worker takes one interleaved slice,
-    which balances large files and keeps per-file overhead to a plain loop."""
+def _digest_all(paths: list[str], workers: int, keep: bool) -> list[Digested]:
+    """Digests (and, with ``keep``, bytes) in input order. hashlib releases the GIL while
+    it hashes (and so does every read), so threads use every core; each worker takes one
+    interleaved slice, which balances large files and keeps per-file overhead low."""
     n = min(workers, len(paths))
     if n <= 1:
-        return _digest_many(paths)
+        return _digest_many(paths, keep)
     with ThreadPoolExecutor(max_workers=n, thread_name_prefix="lae-hash") as pool:
-        parts = list(pool.map(_digest_many, [paths[i::n] for i in range(n)]))
-    out: list[str | OSError] = [""] * len(paths)
+        parts = list(pool.map(lambda part: _digest_many(part, keep), [paths[i::n] for i in range(n)]))
+    out: list[Digested] = [OSError()] * len(paths)
     for i, part in enumerate(parts):
         out[i::n] = part
     return out
 
 
-def hash_pocket(scan: PocketScan, *, workers: int | None = None) -> HashedPocket:
+def hash_pocket(scan: PocketScan, *, workers: int | None = None, keep_bytes: bool = False) -> HashedPocket:
     """Hash every scanned file, each read once: anchors files are read whole (they are
     small and their ``scoring`` block is needed); everything else is streamed, on
-    ``workers`` threads (default: the usable CPUs, at most 8)."""
-    out = HashedPocket({}, {}, [])
+    ``workers`` threads (default: the usable CPUs, at most 8). With ``keep_bytes`` every
+    file is read whole and its bytes kept in ``contents``: the bytes a score then uses
+    are exactly the bytes that were hashed."""
+    out = HashedPocket({}, {}, [], problems=list(scan.problems))
     streamed = [f for f in scan.files if _anchors_task_id(f.path, scan.pocket) is None]
-    results = _digest_all([f.abspath for f in streamed], workers or _workers())
+    results = _digest_all([f.abspath for f in streamed], workers or _workers(), keep_bytes)
     for f, res in zip(streamed, results):
         if isinstance(res, OSError):
             out.problems.append(_unreadable(f.path, res))
         else:
-            out.digests[f.path] = res
+            out.digests[f.path] = res[0]
+            if res[1] is not None:
+                out.contents[f.path] = res[1]
     for f in scan.files:
         task_id = _anchors_task_id(f.path, scan.pocket)
         if task_id is None:
@@ -279,6 +272,8 @@ def hash_pocket(scan: PocketScan, *, workers: int | None = None) -> HashedPocket
             out.problems.append(_unreadable(f.path, exc))
             continue
         out.digests[f.path] = digest
+        if keep_bytes:
+            out.contents[f.path] = data
         out.task_ids.append(task_id)
         try:
             parsed = parse_json_strict(data)
@@ -300,12 +295,13 @@ def _unreadable(path: str, exc: OSError) -> Problem:
 
 
 def build_manifest(
-    pocket: str, environment_module: str, hashed: HashedPocket, grader: GraderIdentity
+    pocket: str, environment_module: str, module_sha256: str, hashed: HashedPocket, grader: GraderIdentity
 ) -> Manifest:
     """The typed manifest of a hashed pocket (files sorted by path)."""
     return Manifest(
         pocket=pocket,
         environment_module=environment_module,
+        environment_module_sha256=module_sha256,
         grader=grader,
         scoring={k: hashed.scoring[k] for k in sorted(hashed.scoring)},
         files=tuple(FileEntry(path=p, sha256=d) for p, d in sorted(hashed.digests.items())),

@@ -13,6 +13,7 @@ makes the stamp malformed.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -38,6 +39,7 @@ __all__ = [
     "render_stamp",
     "render_unfrozen_stamp",
     "find_block",
+    "module_code_digest",
     "parse_stamp",
     "read_stamp",
     "replace_block",
@@ -259,7 +261,10 @@ def _parse_frozen(fields: dict[str, list[tuple[int, str]]], files: list[FileEntr
         "manifest_version": int(version or 0),
         "pocket": pocket,
         "environment_module": one("environment-module"),
-        "grader": {"scoring_contract_version": int(contract or 0), "source_sha256": one("grader-source-sha256")},
+        "environment_module_sha256": one("environment-module-sha256"),
+        "grader": {"scoring_contract_version": int(contract or 0), "python": one("python"),
+                   "modules": _pairs(fields, "module", ("sha256", "name")),
+                   "packages": _pairs(fields, "package", ("name", "version"))},
         "scoring": scoring,
         "files": files,
     })
@@ -267,6 +272,31 @@ def _parse_frozen(fields: dict[str, list[tuple[int, str]]], files: list[FileEntr
     one("check")
     return Stamp(status="FROZEN", pocket=pocket, generator_version=gen_version,
                  root=one("root-sha256"), manifest=manifest)
+
+
+def _pairs(fields: dict[str, list[tuple[int, str]]], name: str, keys: tuple[str, str]) -> list[dict[str, str]]:
+    """``# <name>: <a> <b>`` lines as ``{keys[0]: a, keys[1]: b}``, in block order."""
+    out = []
+    for line_no, value in fields.get(name, []):
+        a, sep, b = value.partition(" ")
+        if not sep or not a or not b or " " in b:
+            raise StampFormatError(f"`{name}:` must read `<{keys[0]}> <{keys[1]}>`", line_no)
+        out.append({keys[0]: a, keys[1]: b})
+    return out
+
+
+def module_code_digest(data: bytes) -> str:
+    """SHA-256 of module bytes with the stamp block emptied (the begin marker line
+    followed directly by the end marker): everything the module holds but its stamp.
+    For a module with LF line endings, from the shell::
+
+        sed '/^# >>> lae freeze stamp >>>$/,/^# <<< lae freeze stamp <<<$/{//!d}' M.py | sha256sum
+    """
+    span = find_block(data)
+    if span is None:
+        raise StampFormatError("the module has no stamp markers")
+    start, end = span
+    return hashlib.sha256(data[:start] + _BEGIN + b"\n" + _END + data[end:]).hexdigest()
 
 
 def read_stamp(data: bytes) -> Stamp | None:

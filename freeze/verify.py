@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import warnings
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -26,18 +25,18 @@ from lae.errors import HashMismatchError, NotFrozenError, Problem, VerificationE
 from lae.project import Project
 
 from .freezer import check_known_pocket
+from .identity import DerivedIdentity, bytecode_problems, derive_identity, identity_differences
 from .manifest import (
-    GraderIdentity,
+    HashedPocket,
     Hex64,
     Manifest,
     build_manifest,
-    current_grader,
     hash_pocket,
     scan_pocket,
     sums_path,
     sums_text,
 )
-from .stamp import Stamp, StampFormatError, locate_module, read_stamp
+from .stamp import Stamp, StampFormatError, locate_module, module_code_digest, read_stamp
 
 __all__ = [
     "VERIFY_SCHEMA_VERSION",
@@ -46,14 +45,12 @@ __all__ = [
     "Discrepancy",
     "PocketReport",
     "VerifyReport",
-    "VerifiedRelease",
-    "ReleaseStatus",
-    "UnverifiedReleaseWarning",
     "audit_pocket",
+    "audit_with",
     "verify_pocket",
-    "gate",
     "verify_json_schema",
     "raise_for",
+    "summary_line",
     "verify_schema_text",
 ]
 
@@ -71,7 +68,8 @@ ProblemKind = Literal[
     "added",  # a file under a frozen folder was not frozen
     "unreadable",  # a file under a frozen folder cannot be read
     "unsafe_file",  # a symlink, special file or unfreezable name under a frozen folder
-    "grader_changed",  # scoring contract version or grader source digest differs
+    "grader_changed",  # a scoring module, a bound package, the Python version or the contract differs
+    "bytecode_mismatch",  # cached bytecode Python would run is not the frozen source compiled
     "sums_missing",  # anchors/<pocket>/SHA256SUMS is gone
     "sums_mismatch",  # SHA256SUMS does not list what the stamp lists
     "root_mismatch",  # the recomputed root differs for a reason not listed above
@@ -91,6 +89,7 @@ _MENDS: dict[str, str] = {
     "unreadable": "fix its permissions",
     "unsafe_file": "replace it by a regular file with a plain name, or remove it",
     "grader_changed": "score with the grader the release was frozen against, or re-freeze with this one",
+    "bytecode_mismatch": "delete the __pycache__ folders of the installed package, or reinstall it",
     "sums_missing": "restore it, or re-freeze: lae freeze --pocket {pocket}",
     "sums_mismatch": "restore it, or re-freeze: lae freeze --pocket {pocket}",
     "root_mismatch": "re-freeze: lae freeze --pocket {pocket}",
@@ -116,7 +115,8 @@ class PocketReport(_Closed):
     """The verification result of one pocket."""
 
     pocket: str
-    ok: bool = Field(description="True when every frozen file, the grader and SHA256SUMS match the stamp.")
+    ok: bool = Field(description="True when every frozen file, the module's code, the grader identity and "
+                                 "SHA256SUMS match the stamp.")
     root: Hex64 | None = Field(default=None, description="The verified root digest (only when ok).")
     stamped_root: Hex64 | None = Field(default=None, description="The root the stamp records, if it could be read.")
     observed_root: Hex64 | None = Field(default=None, description="The root of the manifest recomputed from disk.")
@@ -138,30 +138,6 @@ class VerifyReport(_Closed):
     pockets: list[PocketReport] = Field(min_length=1)
 
 
-class VerifiedRelease(_Closed):
-    """A pocket that verified: quote ``root`` with every reported score."""
-
-    pocket: str
-    root: Hex64 = Field(description="Root digest of the frozen manifest.")
-    file_count: int = Field(ge=1, description="Frozen files.")
-    task_count: int = Field(ge=1, description="Tasks (anchors files) frozen.")
-    environment_module: str
-    grader: GraderIdentity
-
-
-class ReleaseStatus(_Closed):
-    """What :func:`gate` tells the scorer about the release it is about to use."""
-
-    pocket: str
-    reportable: bool = Field(description="True only when the pocket verified; results must carry this.")
-    freeze_root: Hex64 | None = Field(default=None, description="The verified root, when reportable.")
-    reason: str | None = Field(default=None, description="Why the release is not reportable.")
-
-
-class UnverifiedReleaseWarning(UserWarning):
-    """Scoring goes on against a release that did not verify (``allow_unfrozen``)."""
-
-
 def _d(kind: str, path: str, message: str, expected: str | None = None, observed: str | None = None,
        line: int | None = None) -> Discrepancy:
     return Discrepancy(kind=kind, path=path, message=message, expected=expected, observed=observed,  # type: ignore[arg-type]
@@ -171,10 +147,19 @@ def _d(kind: str, path: str, message: str, expected: str | None = None, observed
 def audit_pocket(project: Project, pocket: str) -> PocketReport:
     """Recompute ``pocket``'s manifest and compare it with its stamp; list every
     discrepancy. Raises only for misuse or an invalid ``pocket.yaml`` (exit 1)."""
-    return _audit(project, pocket)[0]
+    return audit_with(project, pocket, hash_pocket(scan_pocket(project, pocket)))[0]
 
 
-def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
+def audit_with(project: Project, pocket: str, hashed: HashedPocket,
+               derived: DerivedIdentity | None = None) -> tuple[PocketReport, Stamp | None]:
+    """:func:`audit_pocket` against files already scanned and hashed (the gate hashes
+    them keeping their bytes, so the bytes it scores are the bytes checked here) and,
+    if given, an identity already derived."""
+    return _audit(project, pocket, hashed, derived)
+
+
+def _audit(project: Project, pocket: str, hashed: HashedPocket,
+           derived: DerivedIdentity | None = None) -> tuple[PocketReport, Stamp | None]:
     module, module_path, how, located = locate_module(project, pocket)
     if located:
         return PocketReport(pocket=pocket, ok=False, file_count=0, problems=[
@@ -215,13 +200,18 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
                            f"the stamp records module {expected.environment_module!r} but {how} gives {module!r}",
                            expected=expected.environment_module, observed=module))
 
+    # The module's own code, outside the stamp block.
+    module_sha = module_code_digest(data)
+    if module_sha != expected.environment_module_sha256:
+        problems.append(_d("changed", module_rel, "the module's code outside the stamp block differs from the frozen one",
+                           expected=expected.environment_module_sha256, observed=module_sha))
+
     # The files, each read once.
-    scan = scan_pocket(project, pocket)
     reported: set[str] = set()  # present but not hashable: not also "missing"
-    for p in scan.problems:
-        problems.append(_d("unsafe_file", p.path, p.message))
-        reported.add(p.path)
-    hashed = hash_pocket(scan)
+    for p in hashed.problems:
+        if p.field in ("symlink", "special", "name"):
+            problems.append(_d("unsafe_file", p.path, p.message))
+            reported.add(p.path)
     for p in hashed.problems:
         if p.field == "unreadable":
             problems.append(_d("unreadable", p.path, p.message))
@@ -238,15 +228,11 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
             problems.append(_d("changed", path, "digest differs from the frozen one", expected=want[path],
                                observed=have))
 
-    # The grader the scores will come from.
-    grader = current_grader()
-    if grader.scoring_contract_version != expected.grader.scoring_contract_version:
-        problems.append(_d("grader_changed", module_rel, "scoring contract version differs",
-                           expected=str(expected.grader.scoring_contract_version),
-                           observed=str(grader.scoring_contract_version)))
-    if grader.source_sha256 != expected.grader.source_sha256:
-        problems.append(_d("grader_changed", module_rel, "grader source digest differs",
-                           expected=expected.grader.source_sha256, observed=grader.source_sha256))
+    # The grader the scores will come from: every module scoring runs, the bound
+    # packages, the Python version; and no cached bytecode in place of that source.
+    derived = derived or derive_identity()
+    problems.extend(_grader_problems(expected, derived))
+    grader = derived.identity
 
     # SHA256SUMS must list exactly what the stamp lists.
     sums = sums_path(project, pocket)
@@ -266,7 +252,7 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
     # The recomputed root: equal whenever nothing above was found.
     observed_root: str | None = None
     try:
-        observed = build_manifest(pocket, module, hashed, grader)
+        observed = build_manifest(pocket, module, module_sha, hashed, grader) if grader else None
     except ValidationError:
         observed = None  # e.g. every anchors file gone; the files above say why
     if observed is not None:
@@ -283,6 +269,15 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
     return report, stamp
 
 
+def _grader_problems(expected: Manifest, derived: DerivedIdentity) -> list[Discrepancy]:
+    out = [_d("grader_changed", name, f"module {name} {why}") for name, why in derived.problems]
+    if derived.identity is not None:
+        out += [_d("grader_changed", diff.subject, diff.message, expected=diff.expected, observed=diff.observed)
+                for diff in identity_differences(expected.grader, derived.identity)]
+    out += [_d("bytecode_mismatch", name, why) for name, why in bytecode_problems(derived.sources)]
+    return out
+
+
 def _problems(report: PocketReport) -> list[Problem]:
     out = []
     for d in report.problems:
@@ -296,6 +291,16 @@ def _problems(report: PocketReport) -> list[Problem]:
     return out
 
 
+def summary_line(report: PocketReport) -> str:
+    """One line for a failed report: what kind of failure, and its first problems."""
+    head = (f"pocket {report.pocket!r} is not frozen" if report.not_frozen
+            else f"pocket {report.pocket!r} does not match its freeze")
+    problems = _problems(report)
+    shown = "; ".join(f"{p.path}: {p.message}" for p in problems[:3])
+    more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+    return f"{head}: {shown}{more}"
+
+
 def raise_for(report: PocketReport) -> None:
     """Raise the verification error a failed report stands for (nothing when ok)."""
     if report.ok:
@@ -307,41 +312,19 @@ def raise_for(report: PocketReport) -> None:
         f"pocket {report.pocket!r} does not match its freeze ({len(report.problems)} problem(s))", _problems(report))
 
 
-def verify_pocket(project: Project, pocket: str) -> VerifiedRelease:
-    """The gate: return the verified release or raise.
+def verify_pocket(project: Project, pocket: str) -> PocketReport:
+    """Verify and return the (ok) report, or raise.
 
     Raises :class:`~lae.errors.NotFrozenError` when the pocket has no well-formed
     frozen stamp, :class:`~lae.errors.HashMismatchError` when anything differs from it
     (every problem in ``.problems``), :class:`~lae.errors.LayoutError` for an unknown
-    pocket.
+    pocket. Scoring does not call this: it opens the pocket through
+    :func:`lae.freeze.gate.open_pocket`, which keeps the bytes it verified.
     """
     check_known_pocket(project, pocket)
-    report, stamp = _audit(project, pocket)
+    report, _stamp = audit_with(project, pocket, hash_pocket(scan_pocket(project, pocket)))
     raise_for(report)
-    assert stamp is not None and stamp.manifest is not None and stamp.root is not None
-    return VerifiedRelease(pocket=pocket, root=stamp.root, file_count=report.file_count,
-                           task_count=len(stamp.manifest.scoring), environment_module=report.environment_module or "",
-                           grader=stamp.manifest.grader)
-
-
-def gate(project: Project, pocket: str, *, allow_unfrozen: bool) -> ReleaseStatus:
-    """Call before scoring. A verified pocket gives ``reportable=True`` and its root.
-
-    Otherwise, with ``allow_unfrozen=False`` the :class:`~lae.errors.VerificationError`
-    propagates; with ``allow_unfrozen=True`` the result is ``reportable=False`` with the
-    reason, and an :class:`UnverifiedReleaseWarning` is issued: every score made under
-    it must carry ``reportable: false``.
-    """
-    try:
-        release = verify_pocket(project, pocket)
-    except VerificationError as exc:
-        if not allow_unfrozen:
-            raise
-        reason = exc.report()
-        warnings.warn(f"scoring pocket {pocket!r} without a verified freeze: {exc.args[0]}",
-                      UnverifiedReleaseWarning, stacklevel=2)
-        return ReleaseStatus(pocket=pocket, reportable=False, freeze_root=None, reason=reason)
-    return ReleaseStatus(pocket=pocket, reportable=True, freeze_root=release.root, reason=None)
+    return report
 
 
 def verify_json_schema() -> dict[str, Any]:

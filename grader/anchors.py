@@ -27,6 +27,7 @@ __all__ = [
     "Provenance",
     "Anchors",
     "load_anchors",
+    "parse_anchors",
     "anchors_json_schema",
 ]
 
@@ -122,13 +123,19 @@ class Anchors(_Frozen):
 def load_anchors(path: Path) -> Anchors:
     """Read and validate an anchors file."""
     try:
-        data = parse_json_strict(Path(path).read_bytes())
-        return Anchors.model_validate(data)
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise InvalidInputError("cannot read anchors", [Problem(str(path), exc.strerror or str(exc),
                                                                  mend="run `lae compile`")]) from exc
+    return parse_anchors(data, str(path))
+
+
+def parse_anchors(data: bytes, where: str) -> Anchors:
+    """Validate anchors from bytes already read (the freeze gate's verified bytes)."""
+    try:
+        return Anchors.model_validate(parse_json_strict(data))
     except (ValueError, ValidationError) as exc:
-        raise InvalidInputError("invalid anchors file", [Problem(str(path), str(exc).splitlines()[0],
+        raise InvalidInputError("invalid anchors file", [Problem(where, str(exc).splitlines()[0],
                                                                  mend="recompile with `lae compile`")]) from exc
 
 

@@ -45,6 +45,7 @@ from lae.grader._zipguard import (
     OLE2_REASON,
     Refusal,
     _exc_text,
+    _fmt_bytes,
     check_text_size,
     read_file_limited,
     sniff,
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_MIME_PARTS",
     "DocumentText",
     "read_document",
+    "read_document_bytes",
     "decode_utf8",
     "html_to_text",
 ]
@@ -300,18 +302,34 @@ def read_document(path: Path) -> DocumentText:
     :data:`~lae.grader._zipguard.MAX_TEXT_CHARS` of text.
     """
     path = Path(path)
-    fmt = path.suffix.lower().lstrip(".")
-    where = path.as_posix()
+    _check_format(path.name, path.as_posix())
+    try:
+        data = read_file_limited(path, max_bytes=MAX_FILE_BYTES)
+    except Refusal as refusal:
+        raise DocumentError(f"cannot read {path.name}", [Problem(path.as_posix(), refusal.reason)]) from None
+    return read_document_bytes(path.name, data, where=path.as_posix())
+
+
+def read_document_bytes(name: str, data: bytes, *, where: str) -> DocumentText:
+    """:func:`read_document` over bytes already read (and hashed) by the caller: the
+    freeze gate reads each document once and scoring extracts text from those bytes."""
+    fmt = _check_format(name, where)
+    try:
+        if len(data) > MAX_FILE_BYTES:
+            raise Refusal(f"is {_fmt_bytes(len(data))}, over the {_fmt_bytes(MAX_FILE_BYTES)} limit")
+        pages = _extract(fmt, data)
+    except Refusal as refusal:
+        raise DocumentError(f"cannot read {name}", [Problem(where, refusal.reason)]) from None
+    except RecursionError:
+        raise DocumentError(f"cannot read {name}", [Problem(where, "is nested too deeply to read")]) from None
+    text = "\n\n".join(pages) if fmt == "pdf" else pages[0]
+    return DocumentText(name=name, format=fmt, text=text, pages=pages, size_bytes=len(data))
+
+
+def _check_format(name: str, where: str) -> str:
+    fmt = Path(name).suffix.lower().lstrip(".")
     if fmt not in DOCUMENT_FORMATS:
         raise DocumentError("unsupported document format", [Problem(
             where, f"format {fmt or '(none)'!r} is not supported",
             mend="supported: " + ", ".join(f".{f}" for f in DOCUMENT_FORMATS))])
-    try:
-        data = read_file_limited(path, max_bytes=MAX_FILE_BYTES)
-        pages = _extract(fmt, data)
-    except Refusal as refusal:
-        raise DocumentError(f"cannot read {path.name}", [Problem(where, refusal.reason)]) from None
-    except RecursionError:
-        raise DocumentError(f"cannot read {path.name}", [Problem(where, "is nested too deeply to read")]) from None
-    text = "\n\n".join(pages) if fmt == "pdf" else pages[0]
-    return DocumentText(name=path.name, format=fmt, text=text, pages=pages, size_bytes=len(data))
+    return fmt

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lae.freeze import FileEntry, GraderIdentity, Release
+
 __all__ = [
     "RESULT_SCHEMA_VERSION",
     "RESULT_SCHEMA_ID",
@@ -19,12 +21,12 @@ __all__ = [
     "MaskedSpan",
     "Metrics",
     "GraderIdentity",
-    "ReleaseInfo",
+    "Release",
     "ScoreResult",
     "result_json_schema",
 ]
 
-RESULT_SCHEMA_VERSION = 1
+RESULT_SCHEMA_VERSION = 2
 RESULT_SCHEMA_ID = "https://legal-agent-eval.invalid/schemas/result.schema.json"
 
 
@@ -113,27 +115,19 @@ class Weights(_Frozen):
     min_deliverable_chars: int
 
 
-class GraderIdentity(_Frozen):
-    version: str
-    scoring_contract_version: int
-    source_digest: str
-
-
-class ReleaseInfo(_Frozen):
-    reportable: bool
-    freeze_root: str | None = None
-    reason: str | None = None
-
-
 class ScoreResult(_Frozen):
-    result_schema_version: Literal[1] = 1
+    result_schema_version: Literal[2] = 2
     task_id: str
     scenario_slug: str | None = None
     pocket: str
-    anchors_sha256: str
+    anchors_sha256: str = Field(description="SHA-256 of the anchors bytes scored (read once, verified by the gate).")
     key_sha256: str
-    grader: GraderIdentity
-    release: ReleaseInfo
+    scored_files: list[FileEntry] = Field(
+        description="Every release file this score read (anchors, documents), with the SHA-256 of the bytes used.")
+    lae_version: str
+    grader: GraderIdentity | None = Field(
+        description="The grader that scored (project modules, bound packages, Python); null if it cannot be derived.")
+    release: Release
     reportable: bool
     freeze_root: str | None = None
     metrics: Metrics

@@ -9,62 +9,85 @@ Scoring never raises on agent content: a hostile deliverable becomes a reason.
 from __future__ import annotations
 
 import bisect
-import functools
 import json
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
-
+from typing import Mapping, Sequence
 
 from lae import __version__
-from lae.canonical import sha256_hex
+from lae.catalog import find_task
 from lae.compiler.terms import compiled_pattern, term_regex
-from lae.grader.anchors import Anchors, ScoringBlock, load_anchors
-from lae.grader.contract import SCORING_CONTRACT_VERSION, grader_source_digest
+from lae.freeze import FileEntry, OpenedPocket, Release, issued, open_pocket
+from lae.grader.anchors import Anchors, ScoringBlock, parse_anchors
 from lae.grader.deliverables import DeliverableRead, read_deliverable
+from lae.grader.documents import read_document_bytes
 from lae.grader.masking import SourceIndex
 from lae.grader.matching import TextAnalysis, analyze_text
 from lae.grader.normalize import TOKEN_RE, normalize
 from lae.grader.results import (ClaimReport, CriterionReport, DeliverableReport, DistractorReport, Evidence,
-                                FindingReport, GraderIdentity, MaskedSpan, MatcherHit, Metrics, ReleaseInfo,
-                                ScoreResult, Weights)
+                                FindingReport, MaskedSpan, MatcherHit, Metrics, ScoreResult, Weights)
 from lae.project import Project
 
-__all__ = ["TaskContext", "load_task_context", "score_files", "score_reads", "read_transcript", "compute_reward",
-           "grader_identity", "MAX_TRANSCRIPT_BYTES"]
+__all__ = ["TaskContext", "load_task_context", "prepare_task", "score_files", "score_reads", "read_transcript",
+           "compute_reward", "MAX_TRANSCRIPT_BYTES"]
 
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TaskContext:
-    """Everything needed to score one task, built once and reused across rollouts."""
+    """Everything needed to score one task, built once by :func:`load_task_context` from
+    a pocket the freeze gate opened, and reused across rollouts."""
 
+    opened: OpenedPocket
     anchors: Anchors
     anchors_sha256: str
     index: SourceIndex
-    task_dir: Path | None = None
+    scored_files: tuple[FileEntry, ...]
+    task_dir: Path
+    overrides: Mapping[str, object]  # scoring parameters changed from the frozen ones (results not reportable)
+
+    @property
+    def release(self) -> Release:
+        """The release results quote: the gate's, unless scoring parameters were overridden."""
+        if not self.overrides:
+            return self.opened.release
+        changed = ", ".join(f"{k}={v}" for k, v in sorted(self.overrides.items()))
+        return Release(pocket=self.opened.pocket, reportable=False, reason=f"scoring weights overridden: {changed}")
 
 
-def load_task_context(project: Project, task: str, pocket: str | None = None) -> TaskContext:
-    """Load a task's anchors (by id or scenario slug) and build its document index."""
-    from lae.compiler.compile import task_document_texts  # documents are read the same way as at compile time
+_MADE: "weakref.WeakSet[TaskContext]" = weakref.WeakSet()  # contexts load_task_context built
 
-    from lae.catalog import find_task  # the one place a task id or scenario slug is resolved
 
+def load_task_context(opened: OpenedPocket, task_id: str, *, overrides: Mapping[str, object] | None = None) -> TaskContext:
+    """A task's anchors and document index, parsed from the bytes the gate verified
+    (never read from disk again). ``overrides`` replace frozen scoring parameters and
+    make every result unreportable."""
+    if not issued(opened):
+        raise RuntimeError("load_task_context needs a pocket opened by lae.freeze.open_pocket")
+    pocket = opened.pocket
+    anchors_rel = f"anchors/{pocket}/{task_id}.anchors.json"
+    anchors = parse_anchors(opened.read(anchors_rel), anchors_rel)
+    changed = {k: v for k, v in (overrides or {}).items() if v is not None and v != getattr(anchors.scoring, k)}
+    if changed:
+        anchors = anchors.model_copy(update={"scoring": anchors.scoring.model_copy(update=changed)})
+    docs_prefix = f"tasks/{pocket}/{task_id}/documents/"
+    doc_paths = [p for p in opened.paths(docs_prefix) if "/" not in p[len(docs_prefix):]
+                 and not p[len(docs_prefix):].startswith(".")]
+    texts = [read_document_bytes(p.rsplit("/", 1)[1], opened.read(p), where=p).text for p in doc_paths]
+    scored = (opened.entry(anchors_rel), *(opened.entry(p) for p in doc_paths))
+    ctx = TaskContext(opened, anchors, scored[0].sha256, SourceIndex(texts, anchors.scoring.mask_min_tokens), scored,
+                      opened.project.task_dir(pocket, task_id), changed)
+    _MADE.add(ctx)
+    return ctx
+
+
+def prepare_task(project: Project, task: str, pocket: str | None = None, *, allow_unfrozen: bool) -> TaskContext:
+    """Find a task (id or scenario slug), open its pocket through the freeze gate and
+    build its context: the one way the CLI scores a task."""
     info = find_task(project, task, pocket)
-    path = project.anchors_path(info.pocket, info.task_id)
-    data = path.read_bytes()
-    anchors = load_anchors(path)
-    texts = task_document_texts(project, anchors.pocket, anchors.task_id)
-    return TaskContext(anchors, sha256_hex(data), SourceIndex(texts, anchors.scoring.mask_min_tokens),
-                       project.task_dir(anchors.pocket, anchors.task_id))
-
-
-@functools.lru_cache(maxsize=1)
-def grader_identity() -> GraderIdentity:
-    return GraderIdentity(version=__version__, scoring_contract_version=SCORING_CONTRACT_VERSION,
-                          source_digest=grader_source_digest())
+    return load_task_context(open_pocket(project, info.pocket, allow_unfrozen=allow_unfrozen), info.task_id)
 
 
 def read_transcript(path: Path) -> tuple[str, list[str]]:
@@ -162,8 +185,12 @@ def compute_reward(scoring: ScoringBlock, finding_recall: float, deliverable_com
 
 
 def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcript_text: str | None = None,
-                release: ReleaseInfo, notes: Sequence[str] = ()) -> ScoreResult:
-    """Score already-read deliverables (one per declared name, in declared order)."""
+                notes: Sequence[str] = ()) -> ScoreResult:
+    """Score already-read deliverables (one per declared name, in declared order). The
+    result quotes the release of the context's pocket, as the freeze gate opened it."""
+    if ctx not in _MADE or not issued(ctx.opened):
+        raise RuntimeError("score only with a context from load_task_context over a pocket opened by the freeze gate")
+    release = ctx.release
     anchors = ctx.anchors
     scoring = anchors.scoring
     texts = [r.text for r in reads if r.ok and r.text]
@@ -229,7 +256,9 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
         pocket=anchors.pocket,
         anchors_sha256=ctx.anchors_sha256,
         key_sha256=anchors.provenance.key_sha256,
-        grader=grader_identity(),
+        scored_files=list(ctx.scored_files),
+        lae_version=__version__,
+        grader=ctx.opened.grader,
         release=release,
         reportable=release.reportable,
         freeze_root=release.freeze_root,
@@ -252,8 +281,7 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
     )
 
 
-def score_files(ctx: TaskContext, files: Sequence[Path], *, transcript: Path | None = None,
-                release: ReleaseInfo) -> ScoreResult:
+def score_files(ctx: TaskContext, files: Sequence[Path], *, transcript: Path | None = None) -> ScoreResult:
     """Score files given by path: each declared deliverable is the file whose name is
     exactly the declared name; anything else is noted and ignored."""
     by_name = {Path(f).name: Path(f) for f in files}
@@ -276,4 +304,4 @@ def score_files(ctx: TaskContext, files: Sequence[Path], *, transcript: Path | N
     if transcript is not None:
         transcript_text, t_notes = read_transcript(Path(transcript))
         notes.extend(t_notes)
-    return score_reads(ctx, reads, transcript_text=transcript_text, release=release, notes=notes)
+    return score_reads(ctx, reads, transcript_text=transcript_text, notes=notes)

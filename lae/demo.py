@@ -8,7 +8,6 @@ matter, under ``tests/fixtures/memos/<pocket>/<task-id>/``) and print a results 
 from __future__ import annotations
 
 import tempfile
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -51,8 +50,7 @@ def run_demo(project, *, allow_unfrozen: bool = False, echo: Callable[[str], Non
 
 def _run(project, memos_root: Path, stage: Path, *, allow_unfrozen: bool, echo: Callable[[str], None]) -> list[DemoPocket]:
     from lae.compiler.compile import check_pocket
-    from lae.freeze import verify_pocket
-    from lae.grader.results import ReleaseInfo
+    from lae.freeze import open_pocket
     from lae.grader.score import load_task_context, score_files
 
     out: list[DemoPocket] = []
@@ -67,32 +65,33 @@ def _run(project, memos_root: Path, stage: Path, *, allow_unfrozen: bool, echo: 
                 compile_ok, compile_msg = False, str(exc.args[0])
         else:
             compile_ok, compile_msg = True, "no private keys here (installed release): compile check skipped"
+        opened = None
         try:
-            release = verify_pocket(project, pocket)
-            verified, verify_msg = True, f"verified, freeze root {release.root}"
-            info = ReleaseInfo(reportable=True, freeze_root=release.root)
+            # The one door: the gate verifies and keeps the bytes every score below uses.
+            opened = open_pocket(project, pocket, allow_unfrozen=allow_unfrozen)
+            verified = opened.release.reportable
+            verify_msg = (f"verified, freeze root {opened.release.freeze_root}" if verified
+                          else str(opened.release.reason))
         except LaeError as exc:
             verified, verify_msg = False, str(exc.args[0])
-            info = ReleaseInfo(reportable=False, reason=verify_msg)
+        if not verified:
             refused.append(pocket)
         echo(f"[{pocket}] compile --check: {'ok' if compile_ok else 'FAILED'} ({compile_msg})")
         echo(f"[{pocket}] verify: {'ok' if verified else 'FAILED'} ({verify_msg})")
         rows: list[DemoRow] = []
-        if verified or allow_unfrozen:
+        if opened is not None:
             for anchors_path in project.anchor_files(pocket):
                 task_id = anchors_path.name.split(".anchors.json")[0]
                 folder = memos_root / pocket / task_id
                 memos = sorted(folder.glob("*.docx")) if folder.is_dir() else []
                 if not memos:
                     continue
-                ctx = load_task_context(project, task_id, pocket)
+                ctx = load_task_context(opened, task_id)
                 declared = ctx.anchors.deliverables[0]
                 for memo in memos:
                     # The memo is graded under the declared name, as an agent would have saved it.
                     staged = _staged(memo, declared, stage)
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        result = score_files(ctx, [staged], release=info)
+                    result = score_files(ctx, [staged])
                     m = result.metrics
                     rows.append(DemoRow(pocket, task_id, memo.stem, m.reward, m.finding_recall,
                                         m.deliverable_complete, m.false_flag_rate, m.must_not_say, result.reportable))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 
 import click
 
 from lae import __version__
 from lae.errors import LaeError
+from lae.freeze import UnverifiedReleaseWarning
 
 __all__ = ["main", "cli"]
 
@@ -44,8 +46,20 @@ for _name in _COMMAND_MODULES:
     cli.add_command(importlib.import_module(_name).command)
 
 
+_default_showwarning = warnings.showwarning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+    """An unverified release is said once, in one plain line; other warnings as Python shows them."""
+    if issubclass(category, UnverifiedReleaseWarning):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _default_showwarning(message, category, filename, lineno, file, line)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI and map project errors to exit codes."""
+    warnings.showwarning = _show_warning
     try:
         cli.main(args=argv, prog_name="lae", standalone_mode=False)
     except LaeError as exc:

@@ -30,10 +30,12 @@ def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var
     mix freeze roots unless --allow-mixed; LAB (lab_) metrics get a table of their own."""
     from lae.fsio import atomic_write
     from lae.report.aggregate import aggregate, load_runs, render_markdown
+    from lae.report.release_check import check_release
 
     if judge_model:
         _run_judge(root, runs, judge_model, base_url, api_key_var)
     loaded = load_runs(list(runs))
+    check_release(loaded.records, judge_project(root))  # what each result scored must be the frozen bytes
     summary = aggregate(loaded, allow_mixed=allow_mixed, with_pages=out_dir is not None)
     markdown = render_markdown(summary)
     data = json.loads(summary.model_dump_json())

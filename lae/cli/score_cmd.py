@@ -49,39 +49,39 @@ def _score_rollout(args: tuple[str, str, str | None, bool, str]) -> tuple[str, d
     from lae.fsio import atomic_write
     from lae.grader.score import score_files
 
-    ctx, release = _prepared(root, task, pocket, allow_unfrozen)
+    ctx = _prepared(root, task, pocket, allow_unfrozen)
     path = Path(folder)
     # `lae run` keeps deliverables in workspace/; a hand-made rollout may keep them beside the transcript.
     source = path / "workspace" if (path / "workspace").is_dir() else path
     skip = {"result.json", "rollout.json", "transcript.jsonl", "tools.json", "judge.json"}
     files = sorted(p for p in source.iterdir() if p.is_file() and p.name not in skip)
     transcript = path / "transcript.jsonl"
-    result = score_files(ctx, files, transcript=transcript if transcript.is_file() else None, release=release)
+    result = score_files(ctx, files, transcript=transcript if transcript.is_file() else None)
     data = result.model_dump(mode="json")
     atomic_write(path / "result.json", (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
     return folder, data
 
 
-# Per process: each task's context (anchors + document index) and its pocket's verified
-# release, built once. The parent fills it before forking workers, so they inherit it.
+# Per process: each pocket as the freeze gate opened it (read, hashed and verified once)
+# and each task's context built from those bytes. The parent fills both before forking
+# workers, so they inherit them.
+_OPENED: dict = {}
 _PREPARED: dict = {}
 
 
 def _prepared(root: str, task: str, pocket: str | None, allow_unfrozen: bool):
-    import warnings
-
-    from lae.grader.gate import release_for
+    from lae.catalog import find_task
+    from lae.freeze import open_pocket
     from lae.grader.score import load_task_context
     from lae.project import Project
 
     key = (root, task, pocket, allow_unfrozen)
     if key not in _PREPARED:
         project = Project.at(root)
-        ctx = load_task_context(project, task, pocket)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            release = release_for(project, ctx.anchors.pocket, allow_unfrozen=allow_unfrozen)
-        _PREPARED[key] = (ctx, release)
+        info = find_task(project, task, pocket)
+        if (root, info.pocket, allow_unfrozen) not in _OPENED:
+            _OPENED[(root, info.pocket, allow_unfrozen)] = open_pocket(project, info.pocket, allow_unfrozen=allow_unfrozen)
+        _PREPARED[key] = load_task_context(_OPENED[(root, info.pocket, allow_unfrozen)], info.task_id)
     return _PREPARED[key]
 
 
@@ -114,8 +114,7 @@ def _rollout_task(folder: Path, default: str | None) -> str:
 @json_option
 def command(root, pocket, task, files, transcript, runs, jobs, allow_unfrozen, as_json):
     """Grade deliverables against a task's anchors, explaining every credit."""
-    from lae.grader.gate import release_for
-    from lae.grader.score import load_task_context, score_files
+    from lae.grader.score import prepare_task, score_files
 
     project = project_from(root)
     if runs is not None:
@@ -161,9 +160,8 @@ def command(root, pocket, task, files, transcript, runs, jobs, allow_unfrozen, a
         return
     if task is None:
         raise click.UsageError("--task is required with FILE...")
-    ctx = load_task_context(project, task, pocket)
-    release = release_for(project, ctx.anchors.pocket, allow_unfrozen=allow_unfrozen)
-    result = score_files(ctx, list(files), transcript=transcript, release=release)
+    ctx = prepare_task(project, task, pocket, allow_unfrozen=allow_unfrozen)
+    result = score_files(ctx, list(files), transcript=transcript)
     if as_json:
         click.echo(json.dumps(result.model_dump(mode="json"), indent=2, sort_keys=True))
     else:

@@ -1,15 +1,16 @@
 """Load a pocket (factory mode) or a LAB tree as an environment, and run rollouts.
 
-Loading a factory pocket runs the freeze gate first: an unfrozen or changed pocket
-is refused unless ``allow_unfrozen=True``, and then every result says
-``reportable: false``. Overriding a scoring weight also makes results unreportable
-(the frozen scoring parameters were not used).
+Loading a factory pocket opens it through the freeze gate (``lae.freeze.open_pocket``):
+every frozen file is read once, verified, and held; instructions, anchors and the
+documents scoring masks against come from those bytes, never from disk again. An
+unfrozen or changed pocket is refused unless ``allow_unfrozen=True``, and then every
+result says ``reportable: false`` (and the gate warns once). Overriding a scoring weight
+also makes results unreportable (the frozen scoring parameters were not used).
 """
 
 from __future__ import annotations
 
 import json
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,9 +18,11 @@ from lae.env.config import EnvArgs, parse_env_args
 from lae.env.episode import EpisodeOutcome, run_episode
 from lae.env.lab import LabTask, discover_lab_tasks, lab_metrics
 from lae.env.tools import DocumentStore, TaskTools, Workspace
-from lae.errors import InvalidInputError, LayoutError, Problem
-from lae.project import Project
 from lae.catalog import TaskInfo, list_tasks
+from lae.errors import InvalidInputError, LayoutError, Problem
+from lae.freeze import OpenedPocket, Release, open_pocket
+from lae.grader.score import TaskContext, load_task_context, score_files
+from lae.project import Project
 
 __all__ = ["bundled_root", "PocketEnvironment", "LabEnvironment", "load_environment", "pocket_entry_point"]
 
@@ -53,8 +56,13 @@ class PocketEnvironment:
     args: EnvArgs
     project: Project
     tasks: list[TaskInfo]
-    release: object  # lae.grader.results.ReleaseInfo
-    _contexts: dict = field(default_factory=dict)
+    opened: OpenedPocket
+    _contexts: dict[str, TaskContext] = field(default_factory=dict)
+
+    @property
+    def release(self) -> Release:
+        """The release as the gate opened it at load."""
+        return self.opened.release
 
     def task(self, task_id: str) -> TaskInfo:
         for t in self.tasks:
@@ -64,36 +72,24 @@ class PocketEnvironment:
                                                          mend="use one of " + ", ".join(t.task_id for t in self.tasks))])
 
     def instructions(self, task: TaskInfo) -> str:
-        return json.loads((task.path / "task.json").read_text(encoding="utf-8"))["instructions"]
+        """From the ``task.json`` bytes the gate verified at load."""
+        return json.loads(self.opened.read(f"tasks/{self.pocket}/{task.task_id}/task.json"))["instructions"]
 
     def tools(self, task: TaskInfo, workspace: Path) -> TaskTools:
         return TaskTools(DocumentStore(task.path / "documents", self.args.page_chars), Workspace(workspace, task.deliverables))
 
-    def context(self, task: TaskInfo):
-        from lae.grader.score import load_task_context
-
+    def context(self, task: TaskInfo) -> TaskContext:
+        """The task's scoring context, parsed once from the bytes held since load."""
         if task.task_id not in self._contexts:
-            ctx = load_task_context(self.project, task.task_id, self.pocket)
-            overrides = {k: getattr(self.args, k) for k in ("false_flag_weight", "must_not_say_weight", "min_deliverable_chars")
-                         if getattr(self.args, k) is not None and getattr(self.args, k) != getattr(ctx.anchors.scoring, k)}
-            if overrides:
-                scoring = ctx.anchors.scoring.model_copy(update=overrides)
-                ctx = type(ctx)(ctx.anchors.model_copy(update={"scoring": scoring}), ctx.anchors_sha256, ctx.index, ctx.task_dir)
-            self._contexts[task.task_id] = (ctx, overrides)
+            overrides = {k: getattr(self.args, k) for k in ("false_flag_weight", "must_not_say_weight", "min_deliverable_chars")}
+            self._contexts[task.task_id] = load_task_context(self.opened, task.task_id, overrides=overrides)
         return self._contexts[task.task_id]
 
     def score(self, task: TaskInfo, workspace: Path, transcript: Path | None = None):
         """Grade a rollout's workspace (never raises on agent content)."""
-        from lae.grader.results import ReleaseInfo
-        from lae.grader.score import score_files
-
-        ctx, overrides = self.context(task)
-        release = self.release
-        if overrides:
-            release = ReleaseInfo(reportable=False, freeze_root=None,
-                                  reason="scoring weights overridden: " + ", ".join(f"{k}={v}" for k, v in sorted(overrides.items())))
+        ctx = self.context(task)
         files = sorted(p for p in Path(workspace).iterdir() if p.is_file() and not p.name.startswith(".")) if Path(workspace).is_dir() else []
-        return score_files(ctx, files, transcript=transcript, release=release)
+        return score_files(ctx, files, transcript=transcript)
 
     def run(self, client, task: TaskInfo, run_dir: Path, *, model: str = "", rollout: int = 0):
         """Run one episode and grade it; write result.json and rollout.json into ``run_dir``."""
@@ -155,8 +151,6 @@ def load_environment(pocket: str | None = None, **kwargs):
         return LabEnvironment(args, tasks)
     if pocket is None:
         raise ValueError("factory mode needs a pocket name")
-    from lae.grader.gate import release_for
-
     project = _project_for(args)
     tasks = list_tasks(project, pocket)
     if args.task_id != "all":
@@ -165,10 +159,8 @@ def load_environment(pocket: str | None = None, **kwargs):
             known = ", ".join(t.task_id for t in list_tasks(project, pocket))
             raise InvalidInputError("unknown task", [Problem(pocket, f"no task {args.task_id!r}", field="task_id",
                                                              mend=f"use 'all' or one of: {known}")])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        release = release_for(project, pocket, allow_unfrozen=args.allow_unfrozen)
-    return PocketEnvironment(pocket, args, project, tasks, release)
+    opened = open_pocket(project, pocket, allow_unfrozen=args.allow_unfrozen)
+    return PocketEnvironment(pocket, args, project, tasks, opened)
 
 
 def pocket_entry_point(pocket: str):

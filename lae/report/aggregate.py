@@ -223,7 +223,7 @@ def _load_result_json(path: Path, label: str, warnings: list[str]) -> RolloutRec
                          source_format="result.json", metrics=metrics, reportable=bool(result.reportable and result.freeze_root),
                          freeze_root=result.freeze_root, release_reason=result.release.reason,
                          declared_rollout=declared, result=result, judge=judge, folder=folder,
-                         anchors_sha256=result.anchors_sha256, grader_digest=result.grader.source_digest)
+                         anchors_sha256=result.anchors_sha256, grader_digest=result.grader.digest if result.grader else None)
 
 
 def _dict(value: object) -> dict:
@@ -335,7 +335,7 @@ def _load_verifiers(path: Path, label: str, warnings: list[str]) -> list[Rollout
             reportable=reportable, freeze_root=str(freeze_root) if freeze_root else None, release_reason=reason,
             declared_rollout=declared, result=result,
             anchors_sha256=result.anchors_sha256 if result else info.get("anchors_sha256"),
-            grader_digest=result.grader.source_digest if result else None))
+            grader_digest=result.grader.digest if result and result.grader else None))
     if problems:
         raise InvalidInputError(f"{label}: records without our metrics", problems)
     return records
@@ -554,7 +554,7 @@ def _mix_problems(pocket: str, records: Sequence[RolloutRecord]) -> list[Problem
     if len(graders) > 1:
         problems.append(Problem(pocket, f"results from {len(graders)} grader sources ("
                                 + "; ".join(f"{d[:12]}… e.g. {rec.source}" for d, rec in sorted(graders.items())) + ")",
-                                field="grader.source_digest", mend="re-score every rollout with one grader"))
+                                field="grader", mend="re-score every rollout with one grader"))
     return problems
 
 
