@@ -11,7 +11,7 @@ Steps (each one an ordinary ``lae`` command, run from this checkout):
 2. ``lae verify --pocket P`` for each pocket; if any pocket is not frozen, scoring uses
    ``--allow-unfrozen`` and every result (and the report) says *not reportable*.
 3. ``lae score --runs <tmp>/runs/fixture-<kind>`` for both kinds.
-4. ``lae report fixture-strong fixture-generic -o <out>`` (run inside ``<tmp>/runs`` so
+4. ``lae report --root <repo> fixture-strong fixture-generic -o <out>`` (run inside ``<tmp>/runs`` so
    the sources the report cites are relative and the output is the same on any machine).
 5. With Chromium installed, screenshots of the overview (``screenshot.png``) and of one
    strong rollout page (``screenshot-rollout.png``); without it, the old ones are kept.
@@ -88,7 +88,8 @@ def main() -> None:
                   file=sys.stderr)
         for kind in KINDS:
             lae("score", "--root", str(REPO), "--runs", str(runs / f"fixture-{kind}"), "-j", str(args.jobs), *extra)
-        report = lae("report", *(f"fixture-{k}" for k in KINDS), "-o", str(out), cwd=runs)
+        # --root: the release every result is checked against (what it scored must be the frozen bytes)
+        report = lae("report", "--root", str(REPO), *(f"fixture-{k}" for k in KINDS), "-o", str(out), cwd=runs)
         print(report.stdout)
     page = next(p for p in sorted((out / "rollouts").glob("*--fixture-strong--r1.html")))
     screenshot(out / "index.html", out / "screenshot.png", "1280,1500")

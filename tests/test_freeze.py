@@ -24,6 +24,7 @@ from lae.freeze import (
     render_stamp,
     verify_pocket,
 )
+from lae.freeze.identity import ModuleDigest, PackageVersion
 from lae.project import Project
 from tests.test_freeze_support import (
     HEX64,
@@ -61,7 +62,7 @@ def test_freeze_then_verify_passes(project: Project) -> None:
     release = verify_pocket(project, POCKET)
     assert release.root == result.root
     assert release.file_count == result.file_count == 10  # 2 anchors + 2 task.json + 6 documents
-    assert release.task_count == 2
+    assert result.task_count == 2
 
 
 def test_freeze_covers_anchors_task_json_and_every_document(project: Project, root: Path) -> None:
@@ -79,10 +80,17 @@ def test_stamp_records_scoring_parameters_and_grader_identity(project: Project, 
     assert stamp is not None and stamp.manifest is not None
     assert set(stamp.manifest.scoring) == {"case-001", "case-002"}
     assert stamp.manifest.scoring["case-001"]["false_flag_weight"] == 0.1
-    from lae.grader.contract import SCORING_CONTRACT_VERSION, grader_source_digest
+    from lae.freeze.identity import derive_identity, python_tag
+    from lae.grader import SCORING_CONTRACT_VERSION
 
     assert stamp.manifest.grader.scoring_contract_version == SCORING_CONTRACT_VERSION
-    assert stamp.manifest.grader.source_sha256 == grader_source_digest()
+    assert stamp.manifest.grader == derive_identity().identity
+    assert stamp.manifest.grader.python == python_tag()
+    names = {m.name for m in stamp.manifest.grader.modules}
+    assert {"lae.grader.score", "lae.compiler.terms", "lae.grader.normalize", "lae.canonical",
+            "lae.grader.documents", "lae.grader.deliverables"} <= names
+    assert {"pypdf", "python-docx", "openpyxl", "lxml", "regex", "defusedxml"} <= {
+        p.name for p in stamp.manifest.grader.packages}
 
 
 def test_real_sha256sum_accepts_sha256sums(project: Project, root: Path) -> None:
@@ -164,7 +172,12 @@ def _manifest() -> Manifest:
     return Manifest(
         pocket="demo",
         environment_module="demo_env",
-        grader=GraderIdentity(scoring_contract_version=1, source_sha256="a" * 64),
+        environment_module_sha256="e" * 64,
+        grader=GraderIdentity(scoring_contract_version=1, python="CPython 3.12",
+                              modules=(ModuleDigest(name="lae", sha256="a" * 64),
+                                       ModuleDigest(name="lae.grader.score", sha256="f" * 64)),
+                              packages=(PackageVersion(name="pypdf", version="7.1.1"),
+                                        PackageVersion(name="python-docx", version="1.2.0"))),
         scoring={"case-001": {"false_flag_weight": 0.1, "min_deliverable_chars": 200}},
         files=(FileEntry(path="anchors/demo/case-001.anchors.json", sha256="b" * 64),
                FileEntry(path="tasks/demo/case-001/documents/01 memo (draft).txt", sha256="c" * 64),
@@ -182,10 +195,15 @@ def test_frozen_header_exact_text() -> None:
         # pocket: demo
         # command: lae freeze --pocket demo
         # environment-module: demo_env
-        # manifest-version: 1
+        # environment-module-sha256: {"e" * 64}
+        # manifest-version: 2
         # root-sha256: {manifest.root}
         # grader-contract: 1
-        # grader-source-sha256: {"a" * 64}
+        # python: CPython 3.12
+        # package: pypdf 7.1.1
+        # package: python-docx 1.2.0
+        # module: {"a" * 64} lae
+        # module: {"f" * 64} lae.grader.score
         # check: sha256sum -c anchors/demo/SHA256SUMS  (from the project root)
         # scoring: case-001 {{"false_flag_weight":0.1,"min_deliverable_chars":200}}
         # files: 3

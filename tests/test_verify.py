@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
-import warnings
 from pathlib import Path
 from typing import Callable
 
@@ -12,16 +12,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import lae.grader.contract as contract
 import lae.freeze.freezer as freezer
+import lae.freeze.identity as identity
+import lae.freeze.verify as verify
 from lae.errors import FreezeError, HashMismatchError, LayoutError, NotFrozenError, VerificationError
 from lae.freeze import (
-    ReleaseStatus,
+    OpenedPocket,
+    PocketReport,
+    Release,
     UnverifiedReleaseWarning,
-    VerifiedRelease,
     audit_pocket,
     freeze_pocket,
-    gate,
+    issued,
+    open_pocket,
     read_stamp,
     verify_pocket,
 )
@@ -40,12 +43,11 @@ def _module(root: Path) -> Path:
     return root / "environments" / f"{MODULE}.py"
 
 
-def test_verify_returns_the_release(frozen: Path) -> None:
-    release = verify_pocket(Project.at(frozen), POCKET)
-    assert isinstance(release, VerifiedRelease)
-    assert (release.pocket, release.file_count, release.task_count, release.environment_module) == (
-        POCKET, 10, 2, MODULE)
-    assert release.root == read_stamp(_module(frozen).read_bytes()).root  # type: ignore[union-attr]
+def test_verify_returns_the_ok_report(frozen: Path) -> None:
+    report = verify_pocket(Project.at(frozen), POCKET)
+    assert isinstance(report, PocketReport) and report.ok
+    assert (report.pocket, report.file_count, report.environment_module) == (POCKET, 10, MODULE)
+    assert report.root == read_stamp(_module(frozen).read_bytes()).root  # type: ignore[union-attr]
 
 
 def test_verify_writes_nothing(frozen: Path) -> None:
@@ -209,19 +211,38 @@ def test_every_problem_is_listed_at_once(frozen: Path) -> None:
 
 
 def test_grader_contract_version_change_is_refused(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(contract, "SCORING_CONTRACT_VERSION", contract.SCORING_CONTRACT_VERSION + 1)
+    monkeypatch.setattr(identity, "_contract_version", lambda sources: 2)
     with pytest.raises(HashMismatchError) as info:
         verify_pocket(Project.at(frozen), POCKET)
     (problem,) = info.value.problems
-    assert problem.field == "grader_changed" and "scoring contract version differs" in problem.message
+    assert problem.field == "grader_changed" and "scoring contract version 1 → 2" in problem.message
 
 
-def test_grader_source_change_is_refused(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(contract, "grader_source_digest", lambda package_dir=None: "e" * 64)
+def _derived_with(change: Callable[[identity.GraderIdentity], identity.GraderIdentity]) -> Callable[[], identity.DerivedIdentity]:
+    real = identity.derive_identity()
+    assert real.identity is not None
+    return lambda: identity.DerivedIdentity(change(real.identity), real.sources)  # type: ignore[arg-type]
+
+
+def test_scoring_module_change_is_refused_naming_the_module(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def edit(g: identity.GraderIdentity) -> identity.GraderIdentity:
+        mods = tuple(m.model_copy(update={"sha256": "e" * 64}) if m.name == "lae.compiler.terms" else m for m in g.modules)
+        return g.model_copy(update={"modules": mods})
+
+    monkeypatch.setattr(verify, "derive_identity", _derived_with(edit))
     with pytest.raises(HashMismatchError) as info:
         verify_pocket(Project.at(frozen), POCKET)
     (problem,) = info.value.problems
-    assert problem.field == "grader_changed" and f"observed {'e' * 64}" in problem.message
+    assert problem.field == "grader_changed" and problem.path == "lae.compiler.terms"
+    assert "module lae.compiler.terms changed" in problem.message and f"observed {'e' * 64}" in problem.message
+
+
+def test_python_version_change_is_refused(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(verify, "derive_identity", _derived_with(lambda g: g.model_copy(update={"python": "PyPy 3.9"})))
+    with pytest.raises(HashMismatchError) as info:
+        verify_pocket(Project.at(frozen), POCKET)
+    (problem,) = info.value.problems
+    assert problem.message.startswith(f"python {identity.python_tag()} → PyPy 3.9")
 
 
 def test_unreadable_file_is_reported_not_crashed(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -288,35 +309,52 @@ def test_refreeze_after_an_intended_change_verifies_with_a_new_root(frozen: Path
     assert new != old and verify_pocket(Project.at(frozen), POCKET).root == new
 
 
-# -- the gate the grader calls ----------------------------------------------------------
+# -- the gate the grader goes through ------------------------------------------------------
 
 
-def test_gate_reports_the_root_of_a_verified_release(frozen: Path) -> None:
-    status = gate(Project.at(frozen), POCKET, allow_unfrozen=False)
-    assert status == ReleaseStatus(pocket=POCKET, reportable=True,
-                                   freeze_root=verify_pocket(Project.at(frozen), POCKET).root, reason=None)
+def test_gate_opens_a_verified_release_with_its_root(frozen: Path) -> None:
+    opened = open_pocket(Project.at(frozen), POCKET, allow_unfrozen=False)
+    assert issued(opened)
+    assert opened.release == Release(pocket=POCKET, reportable=True,
+                                     freeze_root=verify_pocket(Project.at(frozen), POCKET).root, reason=None)
+
+
+def test_gate_holds_the_bytes_it_verified(frozen: Path) -> None:
+    opened = open_pocket(Project.at(frozen), POCKET, allow_unfrozen=False)
+    before = (frozen / DOC).read_bytes()
+    (frozen / DOC).write_bytes(b"swapped after the check")
+    assert opened.read(DOC) == before
+    assert opened.entry(DOC).sha256 == hashlib.sha256(before).hexdigest()
+
+
+def test_only_the_gate_constructs_an_opened_pocket(frozen: Path) -> None:
+    release = Release(pocket=POCKET, reportable=True, freeze_root="0" * 64)
+    with pytest.raises(RuntimeError, match="only by lae.freeze.gate.open_pocket"):
+        OpenedPocket(object(), Project.at(frozen), release, None, {}, {})
+    forged = OpenedPocket.__new__(OpenedPocket)
+    assert not issued(forged)
 
 
 def test_gate_raises_without_the_opt_in(frozen: Path) -> None:
     _edit_task_json(frozen)
     with pytest.raises(HashMismatchError):
-        gate(Project.at(frozen), POCKET, allow_unfrozen=False)
+        open_pocket(Project.at(frozen), POCKET, allow_unfrozen=False)
 
 
 def test_gate_with_the_opt_in_marks_results_not_reportable(frozen: Path) -> None:
     _edit_task_json(frozen)
-    with pytest.warns(UnverifiedReleaseWarning, match="without a verified freeze"):
-        status = gate(Project.at(frozen), POCKET, allow_unfrozen=True)
-    assert status.reportable is False and status.freeze_root is None
-    assert status.reason and TASK_JSON in status.reason
+    with pytest.warns(UnverifiedReleaseWarning, match="results are not reportable") as caught:
+        opened = open_pocket(Project.at(frozen), POCKET, allow_unfrozen=True)
+    assert len(caught) == 1
+    assert opened.release.reportable is False and opened.release.freeze_root is None
+    assert opened.release.reason and TASK_JSON in opened.release.reason
 
 
 def test_gate_with_the_opt_in_on_a_never_frozen_pocket(tmp_path: Path) -> None:
     root = make_tree(tmp_path / "tree")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnverifiedReleaseWarning)
-        status = gate(Project.at(root), POCKET, allow_unfrozen=True)
-    assert status.reportable is False and "NOT FROZEN" in (status.reason or "")
+    with pytest.warns(UnverifiedReleaseWarning):
+        opened = open_pocket(Project.at(root), POCKET, allow_unfrozen=True)
+    assert opened.release.reportable is False and "NOT FROZEN" in (opened.release.reason or "")
 
 
 # -- property: any byte flip in any frozen file is caught -------------------------------

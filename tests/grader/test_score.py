@@ -11,12 +11,11 @@ import pytest
 
 from lae.compiler.compile import compile_pocket
 from lae.grader.anchors import ScoringBlock
-from lae.grader.results import ReleaseInfo
-from lae.grader.score import compute_reward, load_task_context, score_files
+from lae.freeze import UnverifiedReleaseWarning
+from lae.grader.score import compute_reward, prepare_task, score_files
 from lae.project import Project
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
-UNFROZEN = ReleaseInfo(reportable=False, reason="test")
 
 STRONG = [
     "Our first and most urgent point concerns timing. The tenant's deadline to exercise the renewal option is "
@@ -43,12 +42,13 @@ def write_docx(path: Path, paragraphs: list[str]) -> Path:
 def ctx(tree: Path):
     project = Project.at(tree)
     compile_pocket(project, "fixture")
-    return load_task_context(project, "harbor-lease-001")
+    with pytest.warns(UnverifiedReleaseWarning, match="not reportable"):  # the fixture pocket is not frozen
+        return prepare_task(project, "harbor-lease-001", allow_unfrozen=True)
 
 
 def test_strong_docx_memo_credits_everything(ctx, tmp_path):
     memo = write_docx(tmp_path / "lease-risk-memo.docx", STRONG)
-    result = score_files(ctx, [memo], release=UNFROZEN)
+    result = score_files(ctx, [memo])
     m = result.metrics
     assert (m.finding_recall, m.deliverable_complete, m.false_flag_rate, m.must_not_say) == (1.0, 1.0, 0.0, 0.0)
     assert m.reward == 1.0
@@ -56,14 +56,14 @@ def test_strong_docx_memo_credits_everything(ctx, tmp_path):
     ev = result.findings[0].evidence
     assert ev is not None and ev.text in "\n\n".join(["Harbor Street lease: risk memo", *STRONG])
     assert {h.category for h in ev.hits} >= {"name"}
-    assert result.reportable is False and result.release.reason == "test"
+    assert result.reportable is False and "not frozen" in (result.release.reason or "")
     jsonschema.validate(result.model_dump(mode="json"), json.loads((SCHEMAS / "result.schema.json").read_text()))
 
 
 def test_markdown_never_satisfies_a_declared_docx(ctx, tmp_path):
     memo = tmp_path / "lease-risk-memo.md"
     memo.write_text("\n\n".join(STRONG))
-    result = score_files(ctx, [memo], release=UNFROZEN)
+    result = score_files(ctx, [memo])
     assert result.metrics.deliverable_complete == 0.0
     assert result.metrics.finding_recall == 0.0
     assert "never satisfies a declared .docx" in result.deliverables[0].reason
@@ -72,7 +72,7 @@ def test_markdown_never_satisfies_a_declared_docx(ctx, tmp_path):
 def test_renamed_text_file_is_refused(ctx, tmp_path):
     memo = tmp_path / "lease-risk-memo.docx"
     memo.write_text("\n\n".join(STRONG))
-    result = score_files(ctx, [memo], release=UNFROZEN)
+    result = score_files(ctx, [memo])
     assert result.metrics.deliverable_complete == 0.0
     assert result.deliverables[0].found and not result.deliverables[0].ok
 
@@ -83,7 +83,7 @@ def test_pasting_the_documents_scores_zero(ctx, tmp_path):
     texts = task_document_texts(Project.at(ctx.task_dir.parents[2]), "fixture", "harbor-lease-001")
     paras = [p for t in texts for p in t.split("\n") if p.strip()]
     memo = write_docx(tmp_path / "lease-risk-memo.docx", paras)
-    result = score_files(ctx, [memo], release=UNFROZEN)
+    result = score_files(ctx, [memo])
     assert result.metrics.finding_recall == 0.0
     assert result.masked, "quoted spans are reported"
     assert result.deliverables[0].own_chars < 200 and result.metrics.deliverable_complete == 0.0
@@ -93,7 +93,7 @@ def test_keyword_salad_scores_no_credit(ctx, tmp_path):
     a = ctx.anchors
     terms = [t.term for f in a.findings for t in (*f.names, *f.remediation, *f.record, *f.severity_terms[:3])]
     memo = write_docx(tmp_path / "lease-risk-memo.docx", [", ".join(terms)] + terms)
-    result = score_files(ctx, [memo], release=UNFROZEN)
+    result = score_files(ctx, [memo])
     assert result.metrics.finding_recall == 0.0
 
 
@@ -103,7 +103,7 @@ def test_topic_only_memo_scores_no_credit(ctx, tmp_path):
         "Renewal rights, indemnities and assignment clauses deserve attention, and the client should keep an eye on important dates.",
         "We recommend a general review of the lease with the business team before any decisions are made about the premises.",
     ])
-    result = score_files(ctx, [memo], release=UNFROZEN)
+    result = score_files(ctx, [memo])
     assert result.metrics.finding_recall == 0.0
     assert result.metrics.deliverable_complete == 1.0
     assert result.metrics.reward == pytest.approx(0.4)
@@ -114,7 +114,7 @@ def test_false_flag_and_prohibited_claim_cost(ctx, tmp_path):
         "The parking addendum is a serious risk and the client should renegotiate it at once with the landlord.",
         "Facilities are right that the renewal deadline is in the autumn, so there is some time to plan the approach.",
     ])
-    result = score_files(ctx, [memo], release=UNFROZEN)
+    result = score_files(ctx, [memo])
     m = result.metrics
     assert m.false_flag_rate == 0.5 and m.must_not_say == 1.0
     assert m.reward == pytest.approx(0.6 + 0.4 - 0.1 * 0.5 - 0.1 * 1.0)
@@ -131,7 +131,7 @@ def test_transcript_recall_counts_only_the_agents_own_messages(ctx, tmp_path):
         {"role": "assistant", "content": STRONG[0]},
     ]
     transcript.write_text("\n".join(json.dumps(x) for x in lines) + "\nnot json\n")
-    result = score_files(ctx, [memo], transcript=transcript, release=UNFROZEN)
+    result = score_files(ctx, [memo], transcript=transcript)
     assert result.metrics.finding_recall == 0.5
     assert result.metrics.transcript_recall == 0.5
     assert any("not JSON" in n for n in result.notes)

@@ -5,7 +5,6 @@ One parametrized suite for every pocket (issues 5, 6 and 7's "must show")."""
 from __future__ import annotations
 
 import json
-import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,8 +13,7 @@ import pytest
 from lae.compiler.compile import check_pocket, private_prose
 from lae.compiler.load import load_key
 from lae.grader.documents import read_document
-from lae.grader.results import ReleaseInfo
-from lae.grader.score import load_task_context, score_files
+from lae.grader.score import prepare_task, score_files
 from lae.project import Project
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,7 +34,6 @@ SLUGS = {"ai-orion-compute-001": "orion-compute-001", "ai-frontier-weights-002":
 WEIGHTS = {"employment-law": (0.1, 0.1), "ai-law": (0.0, 0.0), "corporate-governance": (0.0, 0.0)}
 MATTERS = [(p, t) for p, tasks in POCKETS.items() for t in tasks]
 FORMATS = {"docx", "pdf", "xlsx", "eml", "txt"}
-NOT_REPORTABLE = ReleaseInfo(reportable=False, reason="pocket tests score the fixture memos directly")
 
 
 @pytest.mark.parametrize("pocket", sorted(POCKETS))
@@ -94,7 +91,7 @@ def test_anchors_carry_the_pocket_weights(pocket, task):
 
 @lru_cache(maxsize=None)
 def _context(pocket, task):
-    return load_task_context(PROJECT, task, pocket)
+    return prepare_task(PROJECT, task, pocket, allow_unfrozen=False)  # the bundled pockets are frozen
 
 
 def _score(pocket, task, which, tmp_path):
@@ -103,9 +100,7 @@ def _score(pocket, task, which, tmp_path):
     assert source.is_file(), f"missing fixture memo {source}"
     staged = tmp_path / ctx.anchors.deliverables[0]
     staged.write_bytes(source.read_bytes())
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return score_files(ctx, [staged], release=NOT_REPORTABLE)
+    return score_files(ctx, [staged])
 
 
 @pytest.mark.parametrize("pocket,task", MATTERS)

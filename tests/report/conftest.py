@@ -13,7 +13,8 @@ from pathlib import Path
 
 import docx
 import pytest
-from lae.grader.results import ReleaseInfo, ScoreResult
+from lae.freeze import Release
+from lae.grader.results import ScoreResult
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE_TREE = REPO / "tests" / "fixtures" / "tree"
@@ -47,7 +48,7 @@ def _write_memo(path: Path) -> Path:
 def graded(tmp_path_factory) -> ScoreResult:
     """The fixture memo graded against the fixture tree (unfrozen release)."""
     from lae.compiler.compile import compile_pocket
-    from lae.grader.score import load_task_context, score_files
+    from lae.grader.score import prepare_task, score_files
 
     from lae.project import Project
 
@@ -55,9 +56,32 @@ def graded(tmp_path_factory) -> ScoreResult:
     shutil.copytree(FIXTURE_TREE, tree)
     project = Project.at(tree)
     compile_pocket(project, "fixture")
-    ctx = load_task_context(project, "harbor-lease-001")
+    ctx = prepare_task(project, "harbor-lease-001", allow_unfrozen=True)
     memo = _write_memo(tmp_path_factory.mktemp("memo") / "lease-risk-memo.docx")
-    return score_files(ctx, [memo], release=ReleaseInfo(reportable=False, reason="pocket 'fixture' is not frozen"))
+    return score_files(ctx, [memo])
+
+
+@pytest.fixture(scope="session")
+def frozen_graded(tmp_path_factory) -> tuple[Path, ScoreResult]:
+    """The fixture memo graded through the gate against a frozen copy of the fixture
+    tree: a genuinely reportable result, and the tree ``lae report --root`` checks it against."""
+    from lae.compiler.compile import compile_pocket
+    from lae.freeze import freeze_pocket, render_unfrozen_stamp
+    from lae.grader.score import prepare_task, score_files
+    from lae.project import Project
+
+    tree = tmp_path_factory.mktemp("frozen") / "tree"
+    shutil.copytree(FIXTURE_TREE, tree)
+    project = Project.at(tree)
+    compile_pocket(project, "fixture")
+    (tree / "environments").mkdir()
+    (tree / "environments" / "fixture_pocket.py").write_text(f'"""Fixture pocket."""\n\n{render_unfrozen_stamp("fixture")}\n')
+    freeze_pocket(project, "fixture")
+    ctx = prepare_task(project, "harbor-lease-001", allow_unfrozen=False)
+    memo = _write_memo(tmp_path_factory.mktemp("memo") / "lease-risk-memo.docx")
+    result = score_files(ctx, [memo])
+    assert result.reportable
+    return tree, result
 
 
 def variant(base: ScoreResult, *, task_id: str | None = None, pocket: str | None = None, freeze_root: str | None = None,
@@ -65,7 +89,7 @@ def variant(base: ScoreResult, *, task_id: str | None = None, pocket: str | None
     """``base`` with metrics, task, pocket or release replaced (a frozen root makes it reportable)."""
     if reportable is None:
         reportable = freeze_root is not None
-    release = ReleaseInfo(reportable=reportable, freeze_root=freeze_root,
+    release = Release(pocket=pocket or base.pocket, reportable=reportable, freeze_root=freeze_root,
                           reason=None if reportable else (base.release.reason or "not frozen"))
     update: dict = {"release": release, "reportable": reportable, "freeze_root": freeze_root}
     if metrics:

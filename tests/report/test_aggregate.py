@@ -155,9 +155,9 @@ def test_each_pocket_may_have_its_own_root(graded, tmp_path):
 def test_unreportable_results_are_flagged_with_the_reason(graded, tmp_path):
     write_run(tmp_path / "runs", "m", {"t1": [variant(graded, task_id="t1")]})
     summary = aggregate(load_runs([tmp_path / "runs"]))
-    assert not summary.reportable and summary.pockets[0].unreportable_reasons == ["pocket 'fixture' is not frozen"]
+    assert not summary.reportable and [r.split(':')[0] for r in summary.pockets[0].unreportable_reasons] == ["pocket 'fixture' is not frozen"]
     md = render_markdown(summary)
-    assert "**Not reportable** (1 of 1 rollouts): pocket 'fixture' is not frozen." in md
+    assert "**Not reportable** (1 of 1 rollouts): pocket 'fixture' is not frozen: " in md
     assert "| m *(not reportable)* | 1 task × 1 rollout |" in md
 
 

@@ -22,21 +22,23 @@ def runs(graded, tmp_path: Path, roots=(ROOT_A, ROOT_A)) -> Path:
     return tmp_path / "runs"
 
 
-def test_report_prints_the_table_and_writes_the_report_folder(graded, tmp_path, lae):
+def test_report_prints_the_table_and_writes_the_report_folder(frozen_graded, tmp_path, lae):
+    tree, graded = frozen_graded
     out = tmp_path / "report"
-    proc = lae("report", str(runs(graded, tmp_path)), "-o", str(out))
+    proc = lae("report", "--root", str(tree), str(runs(graded, tmp_path, roots=(graded.freeze_root,) * 2)), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "| Model | Setup | Reward | Finding recall | Deliverables saved | False flags |" in proc.stdout
     assert "| model-a | 1 task × 3 rollouts | 0.550 (0.550–0.550) | 0.500 (0.500–0.500) | 3/3 | 0.500 (0.500–0.500) |" in proc.stdout
     assert "within the noise" in proc.stdout
-    assert f"**Freeze root** `{ROOT_A}`" in proc.stdout
+    assert f"**Freeze root** `{graded.freeze_root}`" in proc.stdout
     assert (out / "index.html").is_file() and len(list((out / "rollouts").glob("*.html"))) == 6
     assert (out / "report.md").read_text() in proc.stdout
     jsonschema.validate(json.loads((out / "report.json").read_text()), SCHEMA)
 
 
-def test_report_json_summary_validates_against_the_schema(graded, tmp_path, lae):
-    proc = lae("report", "--json", str(runs(graded, tmp_path)))
+def test_report_json_summary_validates_against_the_schema(frozen_graded, tmp_path, lae):
+    tree, graded = frozen_graded
+    proc = lae("report", "--root", str(tree), "--json", str(runs(graded, tmp_path, roots=(graded.freeze_root,) * 2)))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     jsonschema.validate(data, SCHEMA)
