@@ -45,3 +45,67 @@ def run_lae(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
 @pytest.fixture
 def lae():
     return run_lae
+
+
+# -- a frozen release to attack: a copy of one bundled pocket, and the installed wheel --------
+
+ATTACK_POCKET = "employment-law"
+ATTACK_TASK = "atlas-noncompete-001"
+ATTACK_DELIVERABLE = "noncompete-risk-memo.docx"
+
+
+def release_copy(dest: Path, pocket: str = ATTACK_POCKET) -> Path:
+    """A private copy of one frozen bundled pocket (anchors, tasks, its stamped module,
+    its fixture memos; no keys, as in an installed release). It verifies as shipped."""
+    module = pocket.replace("-", "_")
+    for sub in (f"anchors/{pocket}", f"tasks/{pocket}", f"tests/fixtures/memos/{pocket}"):
+        shutil.copytree(REPO / sub, dest / sub)
+    (dest / "environments").mkdir(parents=True)
+    for name in ("__init__.py", f"{module}.py"):
+        shutil.copy2(REPO / "environments" / name, dest / "environments" / name)
+    return dest
+
+
+def staged_memo(folder: Path, which: str = "generic", pocket: str = ATTACK_POCKET, task: str = ATTACK_TASK,
+                declared: str = ATTACK_DELIVERABLE) -> Path:
+    """A bundled fixture memo saved under its declared deliverable name in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / declared
+    shutil.copyfile(REPO / "tests" / "fixtures" / "memos" / pocket / task / f"{which}.docx", target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def installed_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project built as a wheel (once per session) and installed with ``pip
+    --target`` into a private folder; tests copy it before they change anything."""
+    out = tmp_path_factory.mktemp("release-wheel")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                           "-w", str(out), str(REPO)], capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0 and "bdist_wheel" in proc.stderr:
+        pytest.skip("setuptools/wheel missing in this environment (install the test extra)")
+    assert proc.returncode == 0, proc.stderr
+    (whl,) = out.glob("*.whl")
+    site = out / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(whl)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return site
+
+
+def run_installed(site: Path, *args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``python -m lae ARGS`` importing lae from ``site`` (an installed copy), not the checkout."""
+    env = dict(os.environ, PYTHONPATH=str(site))
+    env.pop("SOURCE_DATE_EPOCH", None)
+    return subprocess.run([sys.executable, "-m", "lae", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def tamper_anchors(path: Path) -> bytes:
+    """Raise an anchors file's deliverable weight from 0.4 to 1.0 (a generic memo then scores
+    1.0 instead of 0.4); return the tampered bytes."""
+    data = path.read_bytes()
+    tampered = data.replace(b'"deliverable_weight":0.4', b'"deliverable_weight":1.0')
+    assert tampered != data, f"{path} holds no deliverable weight of 0.4"
+    path.write_bytes(tampered)
+    return tampered
