@@ -31,10 +31,13 @@ KINDS = {
 
 @pytest.fixture(scope="module")
 def bundled(tmp_path_factory) -> Path:
-    """A copy of the bundled release tree (tasks, anchors, stamped modules, pocket configs)."""
+    """A copy of the bundled release tree, frozen again by the code under test (so a freeze and a
+    verify that both skipped a kind of file would agree, and only the tamper cases below catch it)."""
     root = tmp_path_factory.mktemp("bundled")
     for part in ("tasks", "anchors", "environments", "keys_private"):
         shutil.copytree(REPO / part, root / part)
+    frozen = run_lae("freeze", "--root", str(root), "--pocket", POCKET)
+    assert frozen.returncode == 0, frozen.stdout + frozen.stderr
     proc = run_lae("verify", "--root", str(root), "--pocket", POCKET)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return root
