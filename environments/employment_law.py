@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: aca85d8fb81eae1bb6250190db5543fe2b58088f00cb2653684794137031ad4b
+# root-sha256: 49db483d29fd80c9400239c8408c82c5e20e5ce2cfa6f60eb24b025f949df7f3
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -44,10 +44,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
 # module: fff82feb51acfe156eabc46a46145732ec4f392c35c6fc5f6f7b4cf2c17159ba lae.grader
 # module: 436d722eadfa05dbee6ad4fce7bda70ceb5779ead65ebf903a7c77eb75c62b19 lae.grader._ooxml
-# module: ed280eb0f7be0cb490e353cd13bcd791e00e2a600d9484a091396684ac099804 lae.grader._zipguard
+# module: 44385f1e97dd726c2d290bd7e1da553b93a849110c2d1d85864c22854cf67b79 lae.grader._zipguard
 # module: 313b51e926c5049793a3c8399d30f34cd8d4b52d7a14adb3c3681b166b97161c lae.grader.anchors
-# module: dc3e7ac4697b0d108e98961d0c63d6d295828789fd76d9b48ec516600499df15 lae.grader.deliverables
-# module: 60f76b9f25b5b23a5e418847aa01dbfca884aa42a93d25442807b69311bc56f5 lae.grader.documents
+# module: a9b52eba42087f12093de08fc74ccbf062a0fa47b6236aeb55101080e618f84f lae.grader.deliverables
+# module: 43e406020f2555722f6d362dfea7c08154518f7bae1a3111eefe5a7806d9ebe5 lae.grader.documents
 # module: 3661b155d15200a6e73398b6e1d2bb2c53ce61a884b5fe08fd3b6c240f092a81 lae.grader.lexicon
 # module: dc9ca62d28217cf4dd8c30e2cada74648b88fbfc40da4182ef9d7a75dd019e0a lae.grader.masking
 # module: 5f1a89c59edd9f1134a6ddbb08c082b6c4ae924a4c9eab7fd7c19809f2c3a26e lae.grader.matching
