@@ -52,7 +52,9 @@ __all__ = [
     "ModuleSource",
     "DerivedIdentity",
     "derive_identity",
+    "Difference",
     "identity_differences",
+    "python_tag",
     "bytecode_problems",
 ]
 
@@ -178,7 +180,6 @@ class _Resolver:
     """Finds module files as the import system would, importing nothing but parent
     packages (which are scoring modules themselves)."""
 
-    problems: list[tuple[str, str]]
     specs: dict[str, importlib.machinery.ModuleSpec | None] = field(default_factory=dict)
 
     def spec(self, name: str) -> importlib.machinery.ModuleSpec | None:
@@ -229,7 +230,7 @@ def _imports_of(name: str, source: bytes, is_package: bool, resolver: _Resolver)
 
 def _module_closure(entry: str) -> tuple[list[ModuleSource], set[str], list[tuple[str, str]]]:
     problems: list[tuple[str, str]] = []
-    resolver = _Resolver(problems)
+    resolver = _Resolver()
     todo = _with_parents(entry)
     seen: set[str] = set(todo)
     sources: list[ModuleSource] = []
