@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 86b8f83d37dc9b1b7a3b5b7eb42e8c1a04fcd1b9e9c18a3214e00a932897370e
+# root-sha256: e36791be36d86d69f83d94b7398f35c160b4183afb01a9cb7426773ca80b71a1
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -37,7 +37,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 54eb21f29eaab3638d520c32cc76c6389e13f5f08571e02f4a9fe6fe8795b17b lae.freeze._fs
 # module: adf7bea063b516b6207d04eaacf58753063c1784eaafb0043989db7521416634 lae.freeze.freezer
 # module: 60205d00e81c6703d6f181cb071c13c3578754617754dc545c5e7519ea129048 lae.freeze.gate
-# module: 91ea80dfb833bde5c991093e9a57dcd21946261e43a2b9e99ebed0efdd202d7c lae.freeze.identity
+# module: 23cb7e16f271bc2aa3a9d03451979144f3cb0f8b25152884acb3b44fa1547323 lae.freeze.identity
 # module: 57d9da6229ec81b0010f466f82fdd65556410a53541ade403ccad0145609279b lae.freeze.manifest
 # module: 08122178cfac8a0fe9b0cd54dbea56a1dcfc66e7019d3a25f05f8099967991b3 lae.freeze.stamp
 # module: 1b618a9dbcfcf17791b7af7a2027c63672370db8be52fa15a1297730f20b7969 lae.freeze.verify

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 84db833b137f0ab78a71a6cfd47a11b14db6d75095d5894c7b7d9f9e83fd5e23
+# root-sha256: 65501c923f2c056659bc24b1d945c83cf899ead958050b863bda8762436ba947
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -37,7 +37,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 54eb21f29eaab3638d520c32cc76c6389e13f5f08571e02f4a9fe6fe8795b17b lae.freeze._fs
 # module: adf7bea063b516b6207d04eaacf58753063c1784eaafb0043989db7521416634 lae.freeze.freezer
 # module: 60205d00e81c6703d6f181cb071c13c3578754617754dc545c5e7519ea129048 lae.freeze.gate
-# module: 91ea80dfb833bde5c991093e9a57dcd21946261e43a2b9e99ebed0efdd202d7c lae.freeze.identity
+# module: 23cb7e16f271bc2aa3a9d03451979144f3cb0f8b25152884acb3b44fa1547323 lae.freeze.identity
 # module: 57d9da6229ec81b0010f466f82fdd65556410a53541ade403ccad0145609279b lae.freeze.manifest
 # module: 08122178cfac8a0fe9b0cd54dbea56a1dcfc66e7019d3a25f05f8099967991b3 lae.freeze.stamp
 # module: 1b618a9dbcfcf17791b7af7a2027c63672370db8be52fa15a1297730f20b7969 lae.freeze.verify

@@ -177,18 +177,38 @@ def _with_parents(name: str) -> list[str]:
 
 @dataclass
 class _Resolver:
-    """Finds module files as the import system would, importing nothing but parent
-    packages (which are scoring modules themselves)."""
+    """Finds module files as the import system would (the same meta-path finders, given
+    the parent package's search locations), without importing or running anything."""
 
     specs: dict[str, importlib.machinery.ModuleSpec | None] = field(default_factory=dict)
 
     def spec(self, name: str) -> importlib.machinery.ModuleSpec | None:
         if name not in self.specs:
-            try:
-                self.specs[name] = importlib.util.find_spec(name)
-            except (ImportError, ValueError):
-                self.specs[name] = None
+            self.specs[name] = self._find(name)
         return self.specs[name]
+
+    def _find(self, name: str) -> importlib.machinery.ModuleSpec | None:
+        loaded = sys.modules.get(name)
+        if loaded is not None and getattr(loaded, "__spec__", None) is not None:
+            return loaded.__spec__  # what is running is what gets hashed
+        parent, _, _leaf = name.rpartition(".")
+        path = None
+        if parent:
+            parent_spec = self.spec(parent)
+            if parent_spec is None or parent_spec.submodule_search_locations is None:
+                return None
+            path = list(parent_spec.submodule_search_locations)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if find is None:
+                continue
+            try:
+                found = find(name, path)
+            except (ImportError, ValueError):
+                continue
+            if found is not None:
+                return found
+        return None
 
     def is_package(self, name: str) -> bool:
         spec = self.spec(name)
