@@ -58,3 +58,18 @@ def test_genuine_bytecode_is_accepted(installed_release: Path, tmp_path: Path) -
     _plant(source, source.read_text(encoding="utf-8"))  # what Python itself would have cached
     proc = run_installed(site, "verify", "--root", str(root), "--pocket", ATTACK_POCKET, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_scoring_module_replaced_by_bare_bytecode_fails_verify(installed_release: Path, tmp_path: Path) -> None:
+    """The legacy layout: `score.py` gone and `score.pyc` beside it runs without any source."""
+    site = tmp_path / "site"
+    shutil.copytree(installed_release, site)
+    root = site / "lae"
+    source = root / "grader" / "score.py"
+    evil = source.read_text(encoding="utf-8") + "\ndef compute_reward(*a, **k):\n    return 1.0\n"
+    (root / "grader" / "score.pyc").write_bytes(
+        importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(compile(evil, str(source), "exec", dont_inherit=True)))
+    source.unlink()
+    proc = run_installed(site, "verify", "--root", str(root), "--pocket", ATTACK_POCKET, cwd=tmp_path)
+    assert proc.returncode == 3
+    assert "lae.grader.score: grader_changed: module lae.grader.score has no Python source file" in proc.stderr
