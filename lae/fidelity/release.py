@@ -10,13 +10,16 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator
 
 from lae.compiler.load import load_pocket_config
-from lae.freeze import DEFAULT_LOCK_TIMEOUT, FidelityRecord, FreezeResult, freeze_pocket, validation_digest
+from lae.errors import LaeError
+from lae.freeze import DEFAULT_LOCK_TIMEOUT, FidelityRecord, FreezeResult, StampFormatError, freeze_pocket, read_stamp
+from lae.freeze import validation_digest
+from lae.freeze.stamp import locate_module
 from lae.project import Project
 
 from .measure import MemoOutcome, measure
 from .sets import project_set
 
-__all__ = ["measure_release", "freeze_measured"]
+__all__ = ["measure_release", "freeze_measured", "recorded_fidelity"]
 
 Progress = Callable[[Iterator[MemoOutcome]], Iterable[MemoOutcome]]
 
@@ -44,3 +47,18 @@ def freeze_measured(project: Project, pocket: str, *, lock_timeout: float = DEFA
     """Measure the pocket's validation set (if any), then freeze it with the record."""
     record = measure_release(project, pocket, jobs=jobs, progress=progress)
     return freeze_pocket(project, pocket, lock_timeout=lock_timeout, fidelity=record)
+
+
+def recorded_fidelity(project: Project) -> dict[str, FidelityRecord]:
+    """Freeze root -> the fidelity its stamp records, for every frozen pocket of the tree
+    that has one (what ``lae report`` states beside the scores of that release)."""
+    out: dict[str, FidelityRecord] = {}
+    for pocket in project.pockets():
+        try:
+            _name, path, _how, problems = locate_module(project, pocket)
+            stamp = None if problems or not path.is_file() else read_stamp(path.read_bytes())
+        except (LaeError, StampFormatError, OSError):
+            continue  # a pocket that cannot say: `lae verify` reports why
+        if stamp is not None and stamp.root and stamp.manifest and stamp.manifest.fidelity:
+            out[stamp.root] = stamp.manifest.fidelity
+    return out
