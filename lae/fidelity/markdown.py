@@ -48,16 +48,24 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
+_ORDER = ["over_credit", "under_credit", "distractor_escalated_by_grader", "distractor_escalated_by_label",
+          "claim_made_by_grader", "claim_made_by_label"]
+
+
 def representative(report: FidelityReport, count: int = 12) -> list[Disagreement]:
-    """Up to ``count`` disagreements spread over categories, memo kinds and matters:
-    round-robin over (category, kind), first occurrence of each, in report order."""
+    """Up to ``count`` disagreements spread over categories and memo kinds: round-robin
+    over (category, kind), over-credit first, each bucket in report order."""
     buckets: dict[tuple[str, str], list[Disagreement]] = {}
     for d in report.disagreements:
         buckets.setdefault((d.category, d.kind), []).append(d)
+    matters = sorted({(d.pocket, d.task_id) for d in report.disagreements})
+    order = sorted(buckets, key=lambda k: (_ORDER.index(k[0]), k[1]))
+    for i, key in enumerate(order):  # bucket i starts at matter i: the picks spread over matters too
+        buckets[key].sort(key=lambda d: (matters.index((d.pocket, d.task_id)) - i) % len(matters))
     picked: list[Disagreement] = []
     depth = 0
     while len(picked) < count and any(len(b) > depth for b in buckets.values()):
-        for key in sorted(buckets):
+        for key in order:
             if len(buckets[key]) > depth and len(picked) < count:
                 picked.append(buckets[key][depth])
         depth += 1

@@ -65,7 +65,8 @@ def outcome_from_result(result: ScoreResult) -> MemoOutcome:
     for c in result.claims:
         items[c.id] = ItemOutcome(c.made, c.evidence.text if c.evidence else None,
                                   c.evidence.reason if c.evidence else None)
-    titles = {f.id: f.title for f in result.findings} | {d.id: d.title for d in result.distractors}
+    titles = ({f.id: f.title for f in result.findings} | {d.id: d.title for d in result.distractors}
+              | {c.id: "prohibited claim" for c in result.claims})
     grader = GraderSeen(version=result.grader.version, scoring_contract_version=result.grader.scoring_contract_version,
                         source_digest=result.grader.source_digest)
     return MemoOutcome(reward=result.metrics.reward, items=items, titles=titles, grader=grader)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -131,3 +133,16 @@ def test_development_set_end_to_end() -> None:
     assert len(data["memos"]) == data["totals"]["memos"]
     assert all(d["label_sentence"] or d["label"] in ("NOT_RAISED", "NOT_ESCALATED", "NOT_MADE")
                for d in data["disagreements"])
+
+
+def test_docs_script_builds_the_report_from_the_json(compiled_tree: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "fidelity.json"
+    saved.write_text(json.dumps(_json("--root", str(compiled_tree))), encoding="utf-8")
+    out = tmp_path / "fidelity.md"
+    proc = subprocess.run([sys.executable, str(REPO / "docs" / "build_fidelity_report.py"), "--from", str(saved),
+                           "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "| B | issues table, terse cells | 1 | 0 of 2 | — | — | 100.0% | 0 / 0 | 0 / 0 | 0.400 |" in text
+    assert "## Disagreements (4 of 4)" in text
+    assert "python docs/build_fidelity_report.py" in text
