@@ -97,7 +97,25 @@ def score_memos(project: Project, memos: Sequence[LabelledMemo], *, jobs: int = 
     work = [(str(project.root), m.pocket, m.task_id, str(m.deliverable)) for m in memos]
     for args in dict.fromkeys(w[:3] for w in work):
         _context(*args)  # index each task once, before any worker starts
-    return fork_map(_score_one, work, jobs)
+    return _in_order(work, jobs)
+
+
+def _score_task(jobs: list[tuple[str, str, str, str]]) -> list[MemoOutcome]:
+    return [_score_one(job) for job in jobs]
+
+
+def _in_order(work: list[tuple[str, str, str, str]], jobs: int) -> Iterator[MemoOutcome]:
+    # One job per task, not per memo: what the grader builds lazily on first use (compiled
+    # matchers) is then built once, by the one worker that scores all of that task's memos.
+    by_task: dict[tuple[str, str, str], list[tuple[str, str, str, str]]] = defaultdict(list)
+    for w in work:
+        by_task[w[:3]].append(w)
+    pending = list(work)
+    done: dict[str, MemoOutcome] = {}
+    for group, outcomes in zip(by_task.values(), fork_map(_score_task, list(by_task.values()), jobs)):
+        done.update((w[3], o) for w, o in zip(group, outcomes))
+        while pending and pending[0][3] in done:  # yield in the given order as soon as possible
+            yield done.pop(pending.pop(0)[3])
 
 
 # -- comparison -------------------------------------------------------------------------------
