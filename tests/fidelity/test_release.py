@@ -107,3 +107,14 @@ def test_report_states_the_release_fidelity(frozen: Path, tmp_path: Path) -> Non
     assert sentence in (out / "index.html").read_text(encoding="utf-8")
     assert json.loads((out / "report.json").read_text())["pockets"][0]["fidelity"]["memos"] == 3
 
+
+
+def test_a_hand_edited_fidelity_record_is_caught(frozen: Path) -> None:
+    module = frozen / MODULE
+    text = module.read_text(encoding="utf-8")
+    assert '"over_credit":0.5,' in text and "measured at 50.0% over-credit" in text
+    module.write_text(text.replace('"over_credit":0.5,', '"over_credit":0.01,').replace(
+        "measured at 50.0% over-credit", "measured at 1.0% over-credit"), encoding="utf-8")
+    proc = run_lae("verify", "--root", str(frozen))
+    assert proc.returncode == 3
+    assert "stamp_edited: the stamp's recorded root does not match its contents" in proc.stderr
