@@ -4,7 +4,6 @@ one clear error per malformed labels file, the development set under ../shared/f
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -119,10 +118,7 @@ def test_a_missing_docx_is_named(ftree: Path) -> None:
 
 
 def test_development_set_end_to_end() -> None:
-    if not SHARED.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but the development set {SHARED} is absent")
-        print(f"skipped: the development set {SHARED} is absent")
+    if not SHARED.is_dir():  # a skip with its reason; with CI=true tests/conftest.py makes it a failure
         pytest.skip(f"the development set {SHARED} is absent")
     data = _json("--memos", str(SHARED), "-j", "2")
     labels = {p: json.loads(p.read_text(encoding="utf-8")) for p in SHARED.glob("*/*/labels.json")}
