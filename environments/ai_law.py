@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: e36791be36d86d69f83d94b7398f35c160b4183afb01a9cb7426773ca80b71a1
+# root-sha256: 584aa71a9e834691642831f9942b7b4b985c302813f5e09c62f6a6983ec3326d
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -28,19 +28,19 @@ by hand; nothing outside it is ever touched by freeze.
 # module: be474e4e0d3675ae31320fc3744cc3de5bf97e0150697cb0a949bb232f73a35b lae.canonical
 # module: efe693f42304b4e49fe314282fcb33f7e20bc146e9142b4569eef5267dd76180 lae.catalog
 # module: e26c8510d5a939ef65c0cfe6f67252c1fc1b7180734a9d250fca99f4146e4a8a lae.compiler
-# module: 63dfe5a3e23e53f72b67cdb6ffcef061e7f4819485074c12bf4cf8f437e5148b lae.compiler.keys
-# module: 63ea59b694ed2256415606a3ead307e5e42f3bd3a174cd587972252202144d44 lae.compiler.load
+# module: f88dc40748a02d9a89119016ebdf3ef45d80696b98a292140f88e365f8685138 lae.compiler.keys
+# module: 1c869ff02f3e8cf4e0b6640b8c3dfda49368bebbddb2d9b00ec54de674a749e0 lae.compiler.load
 # module: 589b8cf5ec5ea5d98da2c3339b177df5b2fb19f06996c9e1a8a0c58d57431830 lae.compiler.semantics
 # module: c6072319fe018d11b55ce91133683689aa793ca38f843607e238695ad09e3628 lae.compiler.terms
 # module: 0514f13ce31e13eff7c833b5a2dd7c2d879893b4c3b6cb63b60d091229976daf lae.errors
-# module: d107e96ed3ed7e1fca4eb837898a1353e79a5775ff29f91324f22dda8ef6512b lae.freeze
+# module: c247d86bd18409e967a1f16e359146d0bd84953360ad37748736b303cb079750 lae.freeze
 # module: 54eb21f29eaab3638d520c32cc76c6389e13f5f08571e02f4a9fe6fe8795b17b lae.freeze._fs
-# module: adf7bea063b516b6207d04eaacf58753063c1784eaafb0043989db7521416634 lae.freeze.freezer
-# module: 60205d00e81c6703d6f181cb071c13c3578754617754dc545c5e7519ea129048 lae.freeze.gate
+# module: 9169563a0601803adc43d3f5349a94bdb076a8985f769dc92872337427c67af8 lae.freeze.freezer
+# module: def3963e01c0af68ad29adc38e0c6a003baccd2123301442c8eec79fd7c0d6e3 lae.freeze.gate
 # module: 23cb7e16f271bc2aa3a9d03451979144f3cb0f8b25152884acb3b44fa1547323 lae.freeze.identity
-# module: 57d9da6229ec81b0010f466f82fdd65556410a53541ade403ccad0145609279b lae.freeze.manifest
-# module: 08122178cfac8a0fe9b0cd54dbea56a1dcfc66e7019d3a25f05f8099967991b3 lae.freeze.stamp
-# module: 1b618a9dbcfcf17791b7af7a2027c63672370db8be52fa15a1297730f20b7969 lae.freeze.verify
+# module: 880903866472c8c34ba2ff6c746b45f2e0944a693a05a8a9cc9e150938d55457 lae.freeze.manifest
+# module: c12321170d7bad2a4a60a90819b6e70a54a5be31347666024b760212af8616df lae.freeze.stamp
+# module: f5d7b07560e982817a4476e026e115283371c6d31fa217a1e020d2abce2c9772 lae.freeze.verify
 # module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
 # module: fff82feb51acfe156eabc46a46145732ec4f392c35c6fc5f6f7b4cf2c17159ba lae.grader
 # module: 436d722eadfa05dbee6ad4fce7bda70ceb5779ead65ebf903a7c77eb75c62b19 lae.grader._ooxml
@@ -54,8 +54,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 1c9bcdb53b474c21051b6c28327492b929ca6053c0d6d3fe29ba2f10b9d5a38e lae.grader.normalize
 # module: 71adcbfa68dbdb22744ea1fd14bf7de8833b2c949bfc33fc2b05802242eb7537 lae.grader.results
 # module: 6a888c16f27aaa2b6562732fd7979d045ee8e00a6cdb35a4364be2ec45975456 lae.grader.score
-# module: 722317674ffd38f98619bd2fd67af9bfff0f6ee1c416825c32fb689fafe21d0d lae.project
+# module: 62d043c42126e658dc1c1b820395a8d06e678d41c21c4828c7f640e43356bbd7 lae.project
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.564103,"under_credit":0.377246,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}
+# fidelity-summary: measured at 56.4% over-credit and 37.7% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

@@ -14,10 +14,12 @@ from .freezer import DEFAULT_LOCK_TIMEOUT, FreezeResult, freeze_pocket
 from .manifest import (
     MANIFEST_VERSION,
     SUMS_NAME,
+    FidelityRecord,
     FileEntry,
     Manifest,
     root_digest,
     sums_text,
+    validation_digest,
 )
 from .stamp import (
     BEGIN_MARKER,
@@ -28,7 +30,7 @@ from .stamp import (
     render_stamp,
     render_unfrozen_stamp,
 )
-from .gate import OpenedPocket, Release, UnverifiedReleaseWarning, issued, open_pocket
+from .gate import OpenedPocket, Release, UnverifiedReleaseWarning, issued, open_for_measurement, open_pocket
 from .identity import GraderIdentity, derive_identity
 from .verify import (
     Discrepancy,
@@ -44,6 +46,7 @@ __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
     "Discrepancy",
     "END_MARKER",
+    "FidelityRecord",
     "FileEntry",
     "FreezeResult",
     "GraderIdentity",
@@ -61,6 +64,7 @@ __all__ = [
     "derive_identity",
     "freeze_pocket",
     "issued",
+    "open_for_measurement",
     "open_pocket",
     "read_stamp",
     "render_stamp",
@@ -69,4 +73,5 @@ __all__ = [
     "sums_text",
     "verify_json_schema",
     "verify_pocket",
+    "validation_digest",
 ]

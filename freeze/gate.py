@@ -30,7 +30,7 @@ from .identity import GraderIdentity, derive_identity
 from .manifest import FileEntry, Hex64, hash_pocket, scan_pocket
 from .verify import audit_with, raise_for, summary_line
 
-__all__ = ["Release", "OpenedPocket", "UnverifiedReleaseWarning", "open_pocket", "issued"]
+__all__ = ["Release", "OpenedPocket", "UnverifiedReleaseWarning", "open_pocket", "open_for_measurement", "issued"]
 
 
 class UnverifiedReleaseWarning(UserWarning):
@@ -118,6 +118,19 @@ def open_pocket(project: Project, pocket: str, *, allow_unfrozen: bool) -> Opene
         reason = summary_line(report)
         warnings.warn(UnverifiedReleaseWarning(f"results are not reportable: {reason}"), stacklevel=2)
         release = Release(pocket=pocket, reportable=False, reason=reason)
-    opened = OpenedPocket(_KEY, project, release, derived.identity, hashed.contents, hashed.digests)
+    return _issue(OpenedPocket(_KEY, project, release, derived.identity, hashed.contents, hashed.digests))
+
+
+def open_for_measurement(project: Project, pocket: str, *, reason: str) -> OpenedPocket:
+    """The pocket's files read once and hashed but not verified, for measuring the grader
+    (``lae fidelity`` runs before the freeze it records): every result says
+    ``reportable: false`` with ``reason``, so nothing to warn about."""
+    check_known_pocket(project, pocket)
+    hashed = hash_pocket(scan_pocket(project, pocket), keep_bytes=True)
+    release = Release(pocket=pocket, reportable=False, reason=reason)
+    return _issue(OpenedPocket(_KEY, project, release, derive_identity().identity, hashed.contents, hashed.digests))
+
+
+def _issue(opened: OpenedPocket) -> OpenedPocket:
     _ISSUED.add(opened)
     return opened

@@ -1,12 +1,12 @@
-"""``lae verify`` and the release gate: recompute a pocket's manifest and compare it
-with the stamp in its environment module.
+"""``lae verify``: recompute a pocket's manifest and compare it with the stamp in its
+environment module.
 
 :func:`audit_pocket` never raises on tampered data: it lists every discrepancy
-(changed, missing or added file, missing/malformed/edited stamp, changed grader,
-SHA256SUMS out of step). :func:`verify_pocket` is the gate proper: it returns a
-:class:`VerifiedRelease` or raises :class:`~lae.errors.NotFrozenError` /
-:class:`~lae.errors.HashMismatchError` with the problems in ``.problems``.
-:func:`gate` is what scoring calls first.
+(changed, missing or added file, missing/malformed/edited stamp, the module's code,
+the grader identity, cached bytecode, SHA256SUMS out of step). :func:`verify_pocket`
+returns the ok report or raises :class:`~lae.errors.NotFrozenError` /
+:class:`~lae.errors.HashMismatchError` with the problems in ``.problems``. Scoring goes
+through :func:`lae.freeze.gate.open_pocket`, which runs the same audit on bytes it keeps.
 
 Verify takes no lock: freeze writes SHA256SUMS and then the stamp, each atomically,
 so a verify racing a freeze can fail spuriously only when the tree had changed
@@ -27,6 +27,7 @@ from lae.project import Project
 from .freezer import check_known_pocket
 from .identity import DerivedIdentity, bytecode_problems, derive_identity, identity_differences
 from .manifest import (
+    FidelityRecord,
     HashedPocket,
     Hex64,
     Manifest,
@@ -35,6 +36,7 @@ from .manifest import (
     scan_pocket,
     sums_path,
     sums_text,
+    validation_digest,
 )
 from .stamp import Stamp, StampFormatError, locate_module, module_code_digest, read_stamp
 
@@ -73,6 +75,7 @@ ProblemKind = Literal[
     "sums_missing",  # anchors/<pocket>/SHA256SUMS is gone
     "sums_mismatch",  # SHA256SUMS does not list what the stamp lists
     "root_mismatch",  # the recomputed root differs for a reason not listed above
+    "validation_changed",  # the validation set differs from the one the fidelity record was measured on
 ]
 
 _NOT_FROZEN_KINDS = {"not_frozen", "stamp_missing", "stamp_malformed"}
@@ -93,6 +96,7 @@ _MENDS: dict[str, str] = {
     "sums_missing": "restore it, or re-freeze: lae freeze --pocket {pocket}",
     "sums_mismatch": "restore it, or re-freeze: lae freeze --pocket {pocket}",
     "root_mismatch": "re-freeze: lae freeze --pocket {pocket}",
+    "validation_changed": "restore the validation files; if the change is intended, re-freeze (it re-measures)",
 }
 
 
@@ -124,6 +128,7 @@ class PocketReport(_Closed):
     environment_module: str | None = Field(default=None, description="The module that carries the stamp.")
     module_path: str | None = Field(default=None, description="Its path relative to the project root.")
     problems: list[Discrepancy] = Field(description="Every discrepancy found; empty when ok.")
+    fidelity: FidelityRecord | None = Field(default=None, description="The release's recorded fidelity measurement.")
 
     @property
     def not_frozen(self) -> bool:
@@ -228,6 +233,8 @@ def _audit(project: Project, pocket: str, hashed: HashedPocket,
             problems.append(_d("changed", path, "digest differs from the frozen one", expected=want[path],
                                observed=have))
 
+    problems.extend(_validation_problems(project, pocket, expected.fidelity))
+
     # The grader the scores will come from: every module scoring runs, the bound
     # packages, the Python version; and no cached bytecode in place of that source.
     derived = derived or derive_identity()
@@ -252,7 +259,7 @@ def _audit(project: Project, pocket: str, hashed: HashedPocket,
     # The recomputed root: equal whenever nothing above was found.
     observed_root: str | None = None
     try:
-        observed = build_manifest(pocket, module, module_sha, hashed, grader) if grader else None
+        observed = build_manifest(pocket, module, module_sha, hashed, grader, expected.fidelity) if grader else None
     except ValidationError:
         observed = None  # e.g. every anchors file gone; the files above say why
     if observed is not None:
@@ -265,7 +272,7 @@ def _audit(project: Project, pocket: str, hashed: HashedPocket,
     ok = not problems
     report = PocketReport(pocket=pocket, environment_module=module, module_path=module_rel, ok=ok,
                           root=stamp.root if ok else None, stamped_root=stamp.root, observed_root=observed_root,
-                          file_count=len(expected.files), problems=problems)
+                          file_count=len(expected.files), problems=problems, fidelity=expected.fidelity)
     return report, stamp
 
 
@@ -276,6 +283,25 @@ def _grader_problems(expected: Manifest, derived: DerivedIdentity) -> list[Discr
                 for diff in identity_differences(expected.grader, derived.identity)]
     out += [_d("bytecode_mismatch", name, why) for name, why in bytecode_problems(derived.sources)]
     return out
+
+
+def _validation_problems(project: Project, pocket: str, recorded: FidelityRecord | None) -> list[Discrepancy]:
+    """The validation set is private: checked where ``keys_private/<pocket>/`` is present
+    (the project tree), never expected in an installed release."""
+    if not project.keys_dir(pocket).is_dir():
+        return []
+    where = project.relative(project.validation_dir(pocket))
+    digest = validation_digest(project, pocket)
+    want = recorded.validation_sha256 if recorded else None
+    if digest == want:
+        return []
+    if want is None:
+        message = "a validation set exists but the freeze recorded none"
+    elif digest is None:
+        message = "the frozen validation set is missing"
+    else:
+        message = "a validation file changed, vanished or was added since the freeze"
+    return [_d("validation_changed", where, message, expected=want, observed=digest)]
 
 
 def _problems(report: PocketReport) -> list[Problem]:
