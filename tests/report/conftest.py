@@ -66,7 +66,8 @@ def frozen_graded(tmp_path_factory) -> tuple[Path, ScoreResult]:
     """The fixture memo graded through the gate against a frozen copy of the fixture
     tree: a genuinely reportable result, and the tree ``lae report --root`` checks it against."""
     from lae.compiler.compile import compile_pocket
-    from lae.freeze import freeze_pocket, render_unfrozen_stamp
+    from lae.fidelity.release import freeze_measured
+    from lae.freeze import render_unfrozen_stamp
     from lae.grader.score import prepare_task, score_files
     from lae.project import Project
 
@@ -76,7 +77,7 @@ def frozen_graded(tmp_path_factory) -> tuple[Path, ScoreResult]:
     compile_pocket(project, "fixture")
     (tree / "environments").mkdir()
     (tree / "environments" / "fixture_pocket.py").write_text(f'"""Fixture pocket."""\n\n{render_unfrozen_stamp("fixture")}\n')
-    freeze_pocket(project, "fixture")
+    freeze_measured(project, "fixture")  # the fixture pocket has a validation set: freeze records its fidelity
     ctx = prepare_task(project, "harbor-lease-001", allow_unfrozen=False)
     memo = _write_memo(tmp_path_factory.mktemp("memo") / "lease-risk-memo.docx")
     result = score_files(ctx, [memo])
