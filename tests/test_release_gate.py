@@ -114,3 +114,16 @@ def test_scoring_refuses_a_context_not_built_from_the_gate(tmp_path: Path) -> No
     copied = replace(ctx, overrides={})  # same fields, but not made by load_task_context
     with pytest.raises(RuntimeError, match="freeze gate"):
         score_files(copied, [staged_memo(tmp_path / "ws")])
+
+
+def test_measuring_the_grader_goes_through_the_gate_and_is_never_reportable(tmp_path: Path) -> None:
+    from lae.fidelity.measure import MEASUREMENT_RELEASE
+    from lae.freeze import open_for_measurement
+    from lae.grader.score import score_files
+
+    root = release_copy(tmp_path / "release")  # frozen and verifying, yet a measurement is not a report
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        opened = open_for_measurement(Project.at(root), ATTACK_POCKET, reason=MEASUREMENT_RELEASE)
+        result = score_files(load_task_context(opened, ATTACK_TASK), [staged_memo(tmp_path / "ws")])
+    assert not result.reportable and result.freeze_root is None and result.release.reason == MEASUREMENT_RELEASE
