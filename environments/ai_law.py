@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 584aa71a9e834691642831f9942b7b4b985c302813f5e09c62f6a6983ec3326d
+# root-sha256: 55090134d94de2124e596739c488f284f5dea55aee2d459898ec2a0bf099d434
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,7 +53,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 5f1a89c59edd9f1134a6ddbb08c082b6c4ae924a4c9eab7fd7c19809f2c3a26e lae.grader.matching
 # module: 1c9bcdb53b474c21051b6c28327492b929ca6053c0d6d3fe29ba2f10b9d5a38e lae.grader.normalize
 # module: 71adcbfa68dbdb22744ea1fd14bf7de8833b2c949bfc33fc2b05802242eb7537 lae.grader.results
-# module: 6a888c16f27aaa2b6562732fd7979d045ee8e00a6cdb35a4364be2ec45975456 lae.grader.score
+# module: 8999f55cab1aa105913bf3f14b358317b28f661191d4cfd4f52e4e3ccb2603cb lae.grader.score
 # module: 62d043c42126e658dc1c1b820395a8d06e678d41c21c4828c7f640e43356bbd7 lae.project
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.564103,"under_credit":0.377246,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 24dfa54511026da70df1cea944a0d424d2f93ce11507e377f870ea21e8a335ce
+# root-sha256: 26eddc2c78bf22cf0c6b230722f189ffb02f1e5e4c7279e9348f813be2be37fc
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,7 +53,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 5f1a89c59edd9f1134a6ddbb08c082b6c4ae924a4c9eab7fd7c19809f2c3a26e lae.grader.matching
 # module: 1c9bcdb53b474c21051b6c28327492b929ca6053c0d6d3fe29ba2f10b9d5a38e lae.grader.normalize
 # module: 71adcbfa68dbdb22744ea1fd14bf7de8833b2c949bfc33fc2b05802242eb7537 lae.grader.results
-# module: 6a888c16f27aaa2b6562732fd7979d045ee8e00a6cdb35a4364be2ec45975456 lae.grader.score
+# module: 8999f55cab1aa105913bf3f14b358317b28f661191d4cfd4f52e4e3ccb2603cb lae.grader.score
 # module: 62d043c42126e658dc1c1b820395a8d06e678d41c21c4828c7f640e43356bbd7 lae.project
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.410256,"under_credit":0.407186,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}

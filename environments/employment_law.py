@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 3575b9f4d585bbc2416a67d465cba6e53e870b55e50f5a6e9bb180fd111e5275
+# root-sha256: 265591215be4cf2dd55b781eff6c82ccfde118b7b56ce40f26cb6292d6d34ec1
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,7 +53,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 5f1a89c59edd9f1134a6ddbb08c082b6c4ae924a4c9eab7fd7c19809f2c3a26e lae.grader.matching
 # module: 1c9bcdb53b474c21051b6c28327492b929ca6053c0d6d3fe29ba2f10b9d5a38e lae.grader.normalize
 # module: 71adcbfa68dbdb22744ea1fd14bf7de8833b2c949bfc33fc2b05802242eb7537 lae.grader.results
-# module: 6a888c16f27aaa2b6562732fd7979d045ee8e00a6cdb35a4364be2ec45975456 lae.grader.score
+# module: 8999f55cab1aa105913bf3f14b358317b28f661191d4cfd4f52e4e3ccb2603cb lae.grader.score
 # module: 62d043c42126e658dc1c1b820395a8d06e678d41c21c4828c7f640e43356bbd7 lae.project
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.378049,"under_credit":0.570552,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}

@@ -18,6 +18,7 @@ from typing import Mapping, Sequence
 from lae import __version__
 from lae.catalog import find_task
 from lae.compiler.terms import compiled_pattern, term_regex
+from lae.errors import InvalidInputError, Problem
 from lae.freeze import FileEntry, OpenedPocket, Release, issued, open_pocket
 from lae.grader.anchors import Anchors, ScoringBlock, parse_anchors
 from lae.grader.deliverables import DeliverableRead, read_deliverable
@@ -76,7 +77,8 @@ def load_task_context(opened: OpenedPocket, task_id: str, *, overrides: Mapping[
     doc_paths = [p for p in opened.paths(docs_prefix) if "/" not in p[len(docs_prefix):]
                  and not p[len(docs_prefix):].startswith(".")]
     texts = [read_document_bytes(p.rsplit("/", 1)[1], opened.read(p), where=p).text for p in doc_paths]
-    scored = (opened.entry(anchors_rel), *(opened.entry(p) for p in doc_paths))
+    task_json = [f"tasks/{pocket}/{task_id}/task.json"] if opened.paths(f"tasks/{pocket}/{task_id}/task.json") else []
+    scored = (opened.entry(anchors_rel), *(opened.entry(p) for p in task_json + doc_paths))
     ctx = TaskContext(opened, anchors, scored[0].sha256, SourceIndex(texts, anchors.scoring.mask_min_tokens), scored,
                       opened.project.task_dir(pocket, task_id), changed)
     _MADE.add(ctx)
@@ -87,7 +89,23 @@ def prepare_task(project: Project, task: str, pocket: str | None = None, *, allo
     """Find a task (id or scenario slug), open its pocket through the freeze gate and
     build its context: the one way the CLI scores a task."""
     info = find_task(project, task, pocket)
-    return load_task_context(open_pocket(project, info.pocket, allow_unfrozen=allow_unfrozen), info.task_id)
+    opened = open_pocket(project, info.pocket, allow_unfrozen=allow_unfrozen)
+    _confirm_lookup(opened, info.task_id, task)
+    return load_task_context(opened, info.task_id)
+
+
+def _confirm_lookup(opened: OpenedPocket, task_id: str, asked: str) -> None:
+    """The task was found by reading ``task.json`` from disk; the bytes the gate verified
+    must name it too (a file swapped between the lookup and the gate is refused)."""
+    rel = f"tasks/{opened.pocket}/{task_id}/task.json"
+    try:
+        data = json.loads(opened.read(rel))
+    except ValueError as exc:
+        raise InvalidInputError("invalid task.json", [Problem(rel, str(exc), mend="regenerate it with `lae render`")]) from None
+    names = {str(data.get("task_id") or task_id), data.get("scenario_slug")} if isinstance(data, dict) else set()
+    if asked not in names:
+        raise InvalidInputError("task.json changed while the task was looked up", [Problem(
+            rel, f"the verified bytes do not name task {asked!r}", field="task_id", mend="score again")])
 
 
 def read_transcript(path: Path) -> tuple[str, list[str]]:

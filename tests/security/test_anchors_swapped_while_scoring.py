@@ -85,4 +85,4 @@ def test_the_environment_scores_the_anchors_it_verified_at_load(tmp_path: Path) 
     result = env.score(env.task(ATTACK_TASK), staged_memo(tmp_path / "ws", "generic").parent)
     assert result.reportable and result.metrics.reward == 0.4
     assert result.anchors_sha256 == frozen[ANCHORS]
-    assert len(result.scored_files) == 10 and all(frozen[f.path] == f.sha256 for f in result.scored_files)
+    assert len(result.scored_files) == 11 and all(frozen[f.path] == f.sha256 for f in result.scored_files)
