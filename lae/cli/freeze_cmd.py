@@ -39,7 +39,7 @@ def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: 
     """Freeze pockets: hash every file a score depends on, stamp the environment module
     header and write anchors/<pocket>/SHA256SUMS. Refuses (exit 3) unless
     `lae compile --check` passes."""
-    project = project_from(root)
+    project = project_from(root, bundled_ok=False)
     pockets = [pocket] if pocket else project.pockets()
     if not pockets:
         raise InvalidInputError("no pockets to freeze")

@@ -18,11 +18,13 @@ from lae.cli.options import json_option, root_option
               help="Write index.html, rollouts/*.html, report.json and report.md here.")
 @click.option("--allow-mixed", is_flag=True,
               help="Combine results from different freeze roots of a pocket, marked mixed and not reportable.")
+@click.option("--combine-runs", is_flag=True,
+              help="Pool rollouts of the same model and task from different runs (refused by default; listed as a warning).")
 @click.option("--judge-model", default=None, help="First run the weight-0 rubric judge on rollouts that lack its judge.json.")
 @base_url_option
 @api_key_var_option
 @json_option
-def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var, as_json):
+def command(root, runs, out_dir, allow_mixed, combine_runs, judge_model, base_url, api_key_var, as_json):
     """Aggregate rollout results (RUNS: lae run / lae score --runs folders, verifiers results.jsonl or traces.jsonl).
 
     Prints the Markdown results table per pocket (Model | Setup | Reward | Finding recall |
@@ -34,7 +36,7 @@ def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var
     if judge_model:
         _run_judge(root, runs, judge_model, base_url, api_key_var)
     loaded = load_runs(list(runs))
-    summary = aggregate(loaded, allow_mixed=allow_mixed, with_pages=out_dir is not None)
+    summary = aggregate(loaded, allow_mixed=allow_mixed, with_pages=out_dir is not None, combine_runs=combine_runs)
     markdown = render_markdown(summary)
     data = json.loads(summary.model_dump_json())
     if out_dir is not None:
@@ -54,8 +56,9 @@ def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var
 
 
 def _run_judge(root, runs, judge_model, base_url, api_key_var) -> None:
-    from lae.report.judge import client_from_env, find_rollout_folders, judge_rollout
+    from lae.report.judge import client_from_env, judge_rollout
     from lae.report.models import JudgeRecord
+    from lae.runs import find_rollout_folders
 
     client = client_from_env(judge_model, base_url=base_url, api_key_var=api_key_var)
     project = judge_project(root)
