@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: 745369cd62aed97d0b4c916f39e0a4660eb6ea593b5d8738b290ff123616e55b
+# root-sha256: 461cdc0f520153156a9047e51cf479ee7da7d01e2c42af6d146c72b20359a3c4
 # grader-contract: 1
-# grader-source-sha256: c93c7c76c6dcc39a19138d121dccaac1622a52419ca9319c852d5816f66381ad
+# grader-source-sha256: d886aa1e8b2325b7396b954b45d0b0cd94973cbd2775e56f3012080bd96c4f09
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: a4d41a32013adf4bf0a33e2dbf6616ec73e91c3c3d4c2d7e4f13027f0be5edb0
+# root-sha256: 44f8c06476042876ffdadd65c1bae87e7d48d7d0af267a66a73bbf9b6c90a74c
 # grader-contract: 1
-# grader-source-sha256: c93c7c76c6dcc39a19138d121dccaac1622a52419ca9319c852d5816f66381ad
+# grader-source-sha256: d886aa1e8b2325b7396b954b45d0b0cd94973cbd2775e56f3012080bd96c4f09
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

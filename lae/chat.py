@@ -233,6 +233,8 @@ class Endpoint:
             conn.request("POST", path, body=data, headers=self._headers())
             response = conn.getresponse()
             raw = self._read_body(response, deadline)
+            if expired.is_set():  # the watchdog cut the body short: what was read is incomplete
+                raise OSError("deadline")
             return response.status, response.headers, raw
         except ChatError:
             raise

@@ -64,7 +64,7 @@ class RunLimits(_Closed):
     max_tool_calls_per_turn: int = Field(16, ge=1, le=1000, description="Tool calls run per reply; the rest get an error reply.")
     max_saved_files: int = Field(8, ge=1, le=1000, description="Distinct files save_deliverable may create per rollout.")
     max_saved_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Total bytes save_deliverable may keep per rollout.")
-    max_tool_result_chars: int = Field(60_000, ge=1000, description="Characters of one tool result sent to the model.")
+    max_tool_result_chars: int = Field(60_000, ge=100, description="Characters of one tool result sent to the model.")
 
     def chat(self) -> ChatLimits:
         return ChatLimits(max_reply_bytes=self.max_reply_bytes, request_deadline=self.request_deadline,
