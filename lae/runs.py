@@ -65,6 +65,9 @@ class RunLimits(_Closed):
     max_saved_files: int = Field(8, ge=1, le=1000, description="Distinct files save_deliverable may create per rollout.")
     max_saved_bytes: int = Field(16 * 1024 * 1024, ge=1024, description="Total bytes save_deliverable may keep per rollout.")
     max_tool_result_chars: int = Field(60_000, ge=100, description="Characters of one tool result sent to the model.")
+    max_conversation_bytes: int = Field(16 * 1024 * 1024, ge=64 * 1024,
+                                        description="Size of the whole conversation (sent with every request, kept as the "
+                                                    "transcript); past it the rollout ends as an error.")
 
     def chat(self) -> ChatLimits:
         return ChatLimits(max_reply_bytes=self.max_reply_bytes, request_deadline=self.request_deadline,

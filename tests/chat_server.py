@@ -11,8 +11,9 @@ Modes: ``saver`` (lists, saves the declared deliverable, finishes; reports usage
 gets a 400 whose body echoes the Authorization header), ``tool-calls-string``,
 ``tool-calls-ints``, ``function-string``, ``deep-<n>`` (content nested n deep),
 ``huge-<MiB>`` (a reply body of that many MiB, streamed), ``drip`` (one byte every
-0.5 s), ``redirect`` (a 302 to ``server.redirect_to``), ``calls-<n>x<KiB>`` (one reply
-with n save_deliverable calls of that many KiB each, distinct names), ``big-result``
+0.5 s), ``redirect`` (a 302 to ``server.redirect_to``), ``calls-<n>x<KiB>[x<per reply>]``
+(n save_deliverable calls of that many KiB each, distinct names, all in one reply or
+so many per reply, streamed), ``big-result``
 (asks for a page larger than the tool-result limit).
 """
 
@@ -123,17 +124,34 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return None
         if model.startswith("calls-"):
-            n, kib = (int(x) for x in model.split("-")[1].split("x"))
-            if turn:
+            n, kib, *per = (int(x) for x in model.split("-")[1].split("x"))
+            per_turn = per[0] if per else n
+            first = turn * per_turn
+            if first >= n:
                 return self._reply(_message("done"))
-            content = "x" * (kib * 1024)
-            return self._reply(_message(None, [_call(i, "save_deliverable", {"filename": f"f{i}.txt", "content": content})
-                                               for i in range(n)]))
+            return self._stream_calls(range(first, min(n, first + per_turn)), kib)
         if model == "big-result":
             if turn:
                 return self._reply(_message("done"))
             return self._reply(_message(None, [_call(0, "read_document", {"name": "01-lease-extract.txt"})]))
         return self._error(404, f"unknown test model {model}")
+
+    def _stream_calls(self, indices: range, kib: int) -> None:
+        """One reply with a save_deliverable call per index, each ``kib`` KiB, streamed call by call."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        content = "x" * (kib * 1024)
+        try:
+            self.wfile.write(b'{"usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}, '
+                             b'"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [')
+            for k, i in enumerate(indices):
+                call = _call(i, "save_deliverable", {"filename": f"f{i}.txt", "content": content})
+                self.wfile.write((", " if k else "").encode() + json.dumps(call).encode())
+            self.wfile.write(b"]}}]}")
+        except OSError:  # the client stopped reading at its limit
+            pass
 
     def _huge(self, size: int) -> None:
         """A syntactically valid reply of ``size`` bytes, streamed without holding it in memory."""

@@ -94,6 +94,7 @@ def run_episode(client: ChatClient, *, instructions: str, deliverables: tuple[st
     calls: Counter[str] = Counter()
     usage = Usage()
     stop, error, turns = "max_turns", None, 0
+    size = len(_transcript_bytes(messages))
     for turns in range(1, max_turns + 1):
         try:
             reply = client.complete(messages, TOOL_SCHEMAS)
@@ -102,12 +103,20 @@ def run_episode(client: ChatClient, *, instructions: str, deliverables: tuple[st
             turns -= 1
             break
         usage = usage + reply.usage
-        messages.append(reply.message)
+        new = [reply.message]
         tool_calls = reply.message.get("tool_calls") or []
+        if tool_calls:
+            new.extend(_run_calls(tools, tool_calls, limits, calls))
+        messages.extend(new)
+        size += len(_transcript_bytes(new))
+        if size > limits.max_conversation_bytes:
+            # Security: the whole conversation is re-sent with every request and kept as the transcript.
+            stop, error = "model_error", (f"the conversation reached {size:,} bytes, over the limit of "
+                                          f"{limits.max_conversation_bytes:,} (--max-conversation-bytes)")
+            break
         if not tool_calls:
             stop = "finished"
             break
-        messages.extend(_run_calls(tools, tool_calls, limits, calls))
     errors = sum(1 for m in messages if m["role"] == "tool" and str(m["content"]).startswith("Error:"))
     atomic_write(run_dir / TRANSCRIPT, _transcript_bytes(messages))
     stats = {"turns": turns, "stop_reason": stop, "tool_calls": dict(sorted(calls.items())), "tool_errors": errors,

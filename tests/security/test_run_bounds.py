@@ -68,3 +68,13 @@ def test_limits_are_options_with_defaults_in_help(lae):
                    "--max-saved-files", "--max-saved-bytes", "--max-tool-result-chars"):
         assert option in out
     assert "[default: 8388608" in out and "[default: 300.0" in out
+
+
+def test_conversation_growth_is_capped(compiled, tmp_path, server):
+    # 2 MiB saves, 3 per reply: each reply fits the reply limit, but the conversation is re-sent every turn.
+    proc = lae_run(compiled, tmp_path / "out", server, "calls-200x256x3", "--max-conversation-bytes", str(1024 * 1024))
+    assert proc.returncode == 1, proc.stderr
+    meta = rollout_meta(tmp_path / "out")
+    assert meta["status"] == "error" and "(--max-conversation-bytes)" in meta["error"]
+    transcript = only_run(tmp_path / "out") / "harbor-lease-001" / "r1" / "transcript.jsonl"
+    assert transcript.stat().st_size < 2 * 1024 * 1024
