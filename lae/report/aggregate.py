@@ -279,6 +279,14 @@ def _record_model(rec: dict, info: dict) -> str | None:
     return None
 
 
+def _episode_traces(rec: object) -> list[object]:
+    """verifiers 0.4 writes one *episode* per line, its agents' traces under ``traces``;
+    older files hold one trace (or classic row) per line."""
+    if isinstance(rec, dict) and isinstance(rec.get("traces"), list) and "metrics" not in rec:
+        return list(rec["traces"])
+    return [rec]
+
+
 def _load_verifiers(path: Path, label: str, warnings: list[str]) -> list[RolloutRecord]:
     """Records of a verifiers eval: classic ``results.jsonl`` rows or v1 ``traces.jsonl`` traces."""
     default_model = _run_model(path.parent, label, warnings)
@@ -288,14 +296,15 @@ def _load_verifiers(path: Path, label: str, warnings: list[str]) -> list[Rollout
         raise InvalidInputError("unreadable results file", [Problem(label, str(exc), mend="give a UTF-8 JSONL file")]) from None
     records: list[RolloutRecord] = []
     problems: list[Problem] = []
+    parsed: list[tuple[int, object]] = []
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            rec = loads(line)
+            parsed.extend((lineno, rec) for rec in _episode_traces(loads(line)))
         except ValueError as exc:
             problems.append(Problem(label, f"not JSON: {exc}", line=lineno, mend="one JSON object per line"))
-            continue
+    for lineno, rec in parsed:
         if not isinstance(rec, dict):
             problems.append(Problem(label, "a record must be a JSON object", line=lineno, mend="one JSON object per line"))
             continue
