@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: 461cdc0f520153156a9047e51cf479ee7da7d01e2c42af6d146c72b20359a3c4
+# root-sha256: 122ca5fe34a74ddc2284de8351fa25e4a670b99562d0c15d0544ec12424cb614
 # grader-contract: 1
-# grader-source-sha256: d886aa1e8b2325b7396b954b45d0b0cd94973cbd2775e56f3012080bd96c4f09
+# grader-source-sha256: 207a53ff299320152a48ec06f69df68e93eb675a9bad8f6fe717734f7a6889f0
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

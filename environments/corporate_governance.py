@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: 44f8c06476042876ffdadd65c1bae87e7d48d7d0af267a66a73bbf9b6c90a74c
+# root-sha256: 10a740bfd3d86e2db55087a5f9ef883ad60450dc24279c1417adfd725aaeb5c4
 # grader-contract: 1
-# grader-source-sha256: d886aa1e8b2325b7396b954b45d0b0cd94973cbd2775e56f3012080bd96c4f09
+# grader-source-sha256: 207a53ff299320152a48ec06f69df68e93eb675a9bad8f6fe717734f7a6889f0
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

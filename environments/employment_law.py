@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: 727ebdb940f00c07d75ee5a806a758eb9654ad03fd8070671642ef1fd0ec5e47
+# root-sha256: c778d9ec6011b0062985ab31793c2f601eb232f3801aca799d7908c03559f047
 # grader-contract: 1
-# grader-source-sha256: d886aa1e8b2325b7396b954b45d0b0cd94973cbd2775e56f3012080bd96c4f09
+# grader-source-sha256: 207a53ff299320152a48ec06f69df68e93eb675a9bad8f6fe717734f7a6889f0
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
