@@ -26,6 +26,7 @@ import socket
 import threading
 import time
 import urllib.parse
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -212,9 +213,7 @@ class Endpoint:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise _Retry(f"deadline of {self.limits.request_deadline:g}s passed (--request-deadline)")
-        conn_type = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        conn = conn_type(parts.hostname or "", parts.port, timeout=remaining)
-        path = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+        conn, path = _connection(parts, remaining)
         expired = threading.Event()
 
         def watchdog() -> None:  # the deadline covers the whole exchange, not each socket read
@@ -282,6 +281,25 @@ class Endpoint:
             raise ChatError(f"{self.where}: malformed reply: not JSON ({exc})", kind="malformed") from None
 
 
+def _connection(parts: urllib.parse.SplitResult, timeout: float) -> tuple[http.client.HTTPConnection, str]:
+    """A connection to the URL's host, or through ``$https_proxy``/``$http_proxy`` (honouring
+    ``$no_proxy``) as urllib would: an https URL is tunnelled (CONNECT), so the proxy never
+    sees the request or its key; an http URL is sent to the proxy with its absolute URL."""
+    path = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+    https = parts.scheme == "https"
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if proxy and not urllib.request.proxy_bypass(parts.hostname or ""):
+        via = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+        if https:  # CONNECT in the clear to the proxy, then TLS to the target through the tunnel
+            tunnel = http.client.HTTPSConnection(via.hostname or "", via.port, timeout=timeout)
+            tunnel.set_tunnel(parts.hostname or "", parts.port)
+            return tunnel, path
+        conn = http.client.HTTPConnection(via.hostname or "", via.port, timeout=timeout)
+        return conn, urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path or "/", parts.query, ""))
+    conn_type = http.client.HTTPSConnection if https else http.client.HTTPConnection
+    return conn_type(parts.hostname or "", parts.port, timeout=timeout), path
+
+
 def _brief(text: str, limit: int = 300) -> str:
     """The server's message: ``error.message`` of an OpenAI-style body, else the body's start."""
     try:
@@ -302,7 +320,7 @@ def parse_reply(payload: object) -> tuple[dict, Usage]:
     """The assistant message and usage of a chat-completions reply; ``ValueError`` naming
     the field when the shape is wrong."""
     if not isinstance(payload, dict):
-        raise ValueError(f"the reply is a JSON {_kind(payload)}, expected an object")
+        raise ValueError(f"the reply is {_kind(payload)}, expected an object")
     choices = payload.get("choices")
     if not isinstance(choices, list) or not choices:
         raise ValueError("choices must be a non-empty list")
@@ -312,7 +330,7 @@ def parse_reply(payload: object) -> tuple[dict, Usage]:
     raw = choice["message"]
     content = raw.get("content")
     if content is not None and not isinstance(content, (str, list)):
-        raise ValueError(f"choices[0].message.content is a {_kind(content)}, expected text")
+        raise ValueError(f"choices[0].message.content is {_kind(content)}, expected text")
     message: dict = {"role": "assistant", "content": content}
     calls = _tool_calls(raw.get("tool_calls"))
     if calls:
@@ -324,22 +342,22 @@ def _tool_calls(value: object) -> list[dict]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ValueError(f"choices[0].message.tool_calls is a {_kind(value)}, expected a list")
+        raise ValueError(f"choices[0].message.tool_calls is {_kind(value)}, expected a list")
     calls = []
     for i, call in enumerate(value):
         where = f"choices[0].message.tool_calls[{i}]"
         if not isinstance(call, dict):
-            raise ValueError(f"{where} is a {_kind(call)}, expected an object")
+            raise ValueError(f"{where} is {_kind(call)}, expected an object")
         fn = call.get("function")
         if not isinstance(fn, dict):
-            raise ValueError(f"{where}.function is a {_kind(fn)}, expected an object")
+            raise ValueError(f"{where}.function is {_kind(fn)}, expected an object")
         name, arguments = fn.get("name"), fn.get("arguments")
         if not isinstance(name, str):
-            raise ValueError(f"{where}.function.name is a {_kind(name)}, expected text")
+            raise ValueError(f"{where}.function.name is {_kind(name)}, expected text")
         if isinstance(arguments, dict):
             arguments = json.dumps(arguments)
         if arguments is not None and not isinstance(arguments, str):
-            raise ValueError(f"{where}.function.arguments is a {_kind(arguments)}, expected a JSON string")
+            raise ValueError(f"{where}.function.arguments is {_kind(arguments)}, expected a JSON string")
         call_id = call.get("id")
         calls.append({"id": call_id if isinstance(call_id, str) else f"call_{i}", "type": "function",
                       "function": {"name": name, "arguments": arguments or "{}"}})
@@ -355,14 +373,16 @@ def _usage(value: object) -> Usage:
 
 
 def _kind(value: object) -> str:
+    """What a JSON value is, with its article: "a string", "an object", "a list of numbers"."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "boolean"
+        return "a boolean"
     if isinstance(value, (int, float)):
-        return "number"
+        return "a number"
     if isinstance(value, str):
-        return "string"
+        return "a string"
     if isinstance(value, list):
-        return "list" + (f" of {_kind(value[0])}s" if value and not isinstance(value[0], (dict, list)) else "")
-    return "object"
+        first = value[0] if value else None
+        return "a list" + (f" of {_kind(first)[2:]}s" if value and not isinstance(first, (dict, list)) else "")
+    return "an object"

@@ -58,12 +58,12 @@ def command(root, runs, out_dir, allow_mixed, combine_runs, judge_model, base_ur
 def _run_judge(root, runs, judge_model, base_url, api_key_var) -> None:
     from lae.report.judge import client_from_env, judge_rollout
     from lae.report.models import JudgeRecord
-    from lae.runs import find_rollout_folders
+    from lae.runs import JUDGE_JSON, find_rollout_folders
 
     client = client_from_env(judge_model, base_url=base_url, api_key_var=api_key_var)
     project = judge_project(root)
     for folder in find_rollout_folders([Path(r) for r in runs if Path(r).is_dir()]):
-        existing = folder / "judge.json"
+        existing = folder / JUDGE_JSON
         if existing.is_file():
             try:
                 old = JudgeRecord.model_validate_json(existing.read_bytes())

@@ -16,6 +16,7 @@ from pathlib import Path
 import regex
 
 from lae.errors import LaeError
+from lae.fsio import atomic_write
 
 __all__ = ["DocumentStore", "Workspace", "TaskTools", "TOOL_SCHEMAS", "paginate",
            "GREP_TIMEOUT_SECONDS", "MAX_PATTERN_CHARS", "MAX_DELIVERABLE_BYTES"]
@@ -261,9 +262,7 @@ class TaskTools:
         refusal = self.workspace.refusal(filename, len(payload))
         if refusal:
             return refusal
-        tmp = target.with_name(f".{filename}.tmp")
-        tmp.write_bytes(payload)
-        tmp.replace(target)
+        atomic_write(target, payload)
         self.workspace.saved[filename] = len(payload)
         if filename in declared:
             kind = "rendered to a Word document" if filename.lower().endswith(".docx") else "saved as text"

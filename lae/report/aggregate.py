@@ -43,7 +43,7 @@ from pydantic import ValidationError
 
 from lae import __version__
 from lae.errors import InvalidInputError, Problem, RefusalError
-from lae.runs import RESULT_JSON, ROLLOUT_JSON, WORKSPACE, RolloutHint, read_hint
+from lae.runs import JUDGE_JSON, RESULT_JSON, ROLLOUT_JSON, WORKSPACE, RolloutHint, read_hint
 from lae.grader.results import ScoreResult
 from lae.jsonio import loads
 from lae.report.models import (
@@ -200,7 +200,7 @@ def _load_result_json(path: Path, label: str, warnings: list[str]) -> RolloutRec
     declared = _declared_rollout(hint, folder)
     model = hint.model or UNKNOWN_MODEL
     judge = None
-    judge_path = folder / "judge.json"
+    judge_path = folder / JUDGE_JSON
     if judge_path.is_file():
         try:
             judge = JudgeRecord.model_validate_json(judge_path.read_bytes())

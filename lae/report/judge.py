@@ -26,11 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pydantic import ValidationError
+
 from lae.chat import ChatError, ChatLimits, Endpoint
 from lae.errors import InvalidInputError, Problem
+from lae.grader.results import ScoreResult
 from lae.jsonio import loads
 from lae.report.models import CriterionVerdict, JudgeRecord
-from lae.runs import find_rollout_folders
+from lae.runs import JUDGE_JSON, RESULT_JSON, find_rollout_folders, write_model
 
 __all__ = [
     "DEFAULT_API_KEY_VAR",
@@ -183,19 +186,14 @@ def _task_criteria(project, task_id: str, pocket: str) -> list[dict]:
 
 def judge_rollout(folder: Path, client: JudgeClient, project, *, jobs: int = 4) -> JudgeRecord:
     """Judge one rollout folder (its ``result.json``) and write ``judge.json`` beside it."""
-    from pydantic import ValidationError
-
-    from lae.fsio import atomic_write
-    from lae.grader.results import ScoreResult
-
     folder = Path(folder)
     try:
-        result = ScoreResult.model_validate_json((folder / "result.json").read_bytes())
+        result = ScoreResult.model_validate_json((folder / RESULT_JSON).read_bytes())
     except (OSError, ValidationError) as exc:
-        raise InvalidInputError("not a graded rollout", [Problem(str(folder / "result.json"), str(exc).splitlines()[0],
+        raise InvalidInputError("not a graded rollout", [Problem(str(folder / RESULT_JSON), str(exc).splitlines()[0],
                                                                  mend="score it first: lae score --runs DIR")]) from None
     record = judge_result(client, _task_criteria(project, result.task_id, result.pocket), result, jobs=jobs)
-    atomic_write(folder / "judge.json", (record.model_dump_json(indent=2) + "\n").encode("utf-8"))
+    write_model(folder / JUDGE_JSON, record)
     return record
 
 
