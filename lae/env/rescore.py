@@ -19,7 +19,7 @@ from lae.fsio import atomic_write
 from lae.grader.gate import release_for
 from lae.grader.score import load_task_context, score_files
 from lae.project import Project
-from lae.runs import RESULT_JSON, SUMMARY_JSON, TRANSCRIPT, deliverable_files, read_hint, write_model
+from lae.runs import RESULT_JSON, SUMMARY_JSON, TRANSCRIPT, deliverable_files, is_run_dir, read_hint, write_model
 
 __all__ = ["RescoreJob", "plan_rescore", "rescore"]
 
@@ -54,15 +54,19 @@ def _score_rollout(job: RescoreJob) -> tuple[str, dict]:
 
 def plan_rescore(project: Project, runs: Path, task: str | None, pocket: str | None,
                  allow_unfrozen: bool) -> tuple[list[RescoreJob], list[str]]:
-    """Jobs for each rollout subfolder of ``runs``, and the errored rollouts left out."""
-    folders = sorted(p for p in runs.iterdir() if p.is_dir())
+    """Jobs for each rollout folder of ``runs`` (its subfolders, or ``<task>/r<N>/`` of a ``lae run``
+    folder), and the errored rollouts left out."""
+    if is_run_dir(runs):  # a `lae run` folder: <run>/<task>/r<N>/
+        folders = sorted(p for p in runs.glob("*/r*") if p.is_dir() and p.name[1:].isdigit())
+    else:
+        folders = sorted(p for p in runs.iterdir() if p.is_dir())
     if not folders:
         raise InvalidInputError("no rollouts", [Problem(str(runs), "no subfolders", mend="one folder per rollout")])
     jobs, skipped = [], []
     for folder in folders:
         hint = read_hint(folder)
         if hint.status == "error":
-            skipped.append(f"{folder.name}: errored rollout, not scored ({hint.error or 'no cause recorded'})")
+            skipped.append(f"{folder.relative_to(runs).as_posix()}: errored rollout, not scored ({hint.error or 'no cause recorded'})")
             continue
         name = hint.task_id or task
         if not name:
@@ -87,7 +91,7 @@ def rescore(runs: Path, jobs: list[RescoreJob], workers: int,
     results: dict[str, dict] = {}
     try:
         for folder, data in wrap(iterator, len(jobs)):
-            results[Path(folder).name] = data
+            results[Path(folder).relative_to(runs).as_posix()] = data
     finally:
         if pool:
             pool.shutdown()

@@ -169,3 +169,18 @@ def test_task_repeated_and_all(compiled, tmp_path):
     assert proc.returncode == 0 and "1 rollout(s) to run" in proc.stderr
     proc = run_lae("run", "--root", str(compiled), "--replay", str(replay), "--out", str(tmp_path / "o3"))
     assert proc.returncode == 1 and "give --pocket P, --task T" in proc.stderr
+
+
+def test_score_runs_regrades_a_run_folder_and_skips_errored_rollouts(compiled, tmp_path):
+    with ChatServer() as server:
+        assert lae_run(compiled, tmp_path / "out", server, "saver").returncode == 0
+        assert lae_run(compiled, tmp_path / "bad", server, "tool-calls-string").returncode == 1
+    run_dir = only_run(tmp_path / "out")
+    before = json.loads((run_dir / "harbor-lease-001" / "r1" / "result.json").read_text())["metrics"]
+    proc = run_lae("score", "--root", str(compiled), "--runs", str(run_dir), "--allow-unfrozen", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["results"]["harbor-lease-001/r1"]["metrics"] == before
+    bad = only_run(tmp_path / "bad")
+    proc = run_lae("score", "--root", str(compiled), "--runs", str(bad / "harbor-lease-001"), "--allow-unfrozen")
+    assert "skipped r1: errored rollout, not scored" in proc.stderr
+    assert not (bad / "harbor-lease-001" / "r1" / "result.json").exists()
