@@ -25,3 +25,6 @@ def test_report_md_escapes_script_and_javascript_links(compiled, tmp_path, lae):
     assert HOSTILE[:8] not in md and "<script" not in md
     assert not re.search(r"(?<!\\)\[x(?<!\\)\]\(", md), "no live Markdown link"
     assert "&lt;script&gt;" in md and "\\[x\\](javascript:alert(1))" in md
+    html = (tmp_path / "report" / "index.html").read_text()
+    assert "<script>alert" not in html and "&lt;script&gt;alert" in html
+    assert "Errored rollouts (1, excluded from every mean)" in html
