@@ -18,7 +18,7 @@ import regex
 from lae.errors import LaeError
 from lae.fsio import atomic_write
 
-__all__ = ["DocumentStore", "Workspace", "TaskTools", "TOOL_SCHEMAS", "paginate",
+__all__ = ["DocumentStore", "Workspace", "TaskTools", "TOOL_SCHEMAS", "paginate", "is_safe_filename",
            "GREP_TIMEOUT_SECONDS", "MAX_PATTERN_CHARS", "MAX_DELIVERABLE_BYTES"]
 
 GREP_TIMEOUT_SECONDS = 1.0
@@ -27,6 +27,11 @@ MAX_GREP_RESULTS = 200
 MAX_DELIVERABLE_BYTES = 2 * 1024 * 1024
 # Used with fullmatch: `$` would also match before a final newline ("x\n").
 _SAFE_FILENAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ -]{0,150}")
+
+
+def is_safe_filename(name: object) -> bool:
+    """A plain file name (letters, digits, ``. _ -`` and spaces; no path, no ``..``, no newline)."""
+    return isinstance(name, str) and _SAFE_FILENAME.fullmatch(name) is not None and ".." not in name
 
 
 def paginate(text: str, page_chars: int) -> list[str]:
@@ -244,7 +249,7 @@ class TaskTools:
 
     # -- save ----------------------------------------------------------------
     def save_deliverable(self, filename: str, content: str) -> str:
-        if not isinstance(filename, str) or not _SAFE_FILENAME.fullmatch(filename) or ".." in filename:
+        if not is_safe_filename(filename):
             return "Error: filename must be a plain file name such as 'memo.docx' (letters, digits, . _ - and spaces; no folders)."
         if not isinstance(content, str) or not content.strip():
             return "Error: content is empty; nothing was saved."
