@@ -42,10 +42,17 @@ class _Progress:
         if self.tty:
             click.echo("\r\x1b[K", nl=False, err=True)
         click.echo(f"[{self.done}/{self.total} done, {self.errored} errored] {meta.task_id} r{meta.rollout}: {what}")
+        self.bar()
+
+    def bar(self) -> None:
         if self.tty:
             filled = int(30 * self.done / max(1, self.total))
             click.echo(f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}, {self.errored} errored",
                        nl=False, err=True)
+
+    def close(self) -> None:
+        if self.tty:
+            click.echo("", err=True)
 
 
 @click.command("run")
@@ -107,8 +114,10 @@ def command(root, pocket, tasks, model, base_url, api_key_var, rollouts, jobs, m
     jobs_to_run = pending_jobs(run_dir, manifest)
     click.echo(f"run {manifest.run_id}: {len(jobs_to_run)} rollout(s) to run -> {run_dir}", err=True)
     progress = _Progress(len(jobs_to_run))
+    progress.bar()
     try:
         final = run_jobs(run_dir, manifest, envs, jobs_to_run, factory, on_done=progress, stop=threading.Event())
+        progress.close()
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted; finished rollouts are kept. Continue with: lae run --resume {run_dir}", err=True)
         raise SystemExit(130) from None

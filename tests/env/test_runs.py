@@ -184,3 +184,30 @@ def test_score_runs_regrades_a_run_folder_and_skips_errored_rollouts(compiled, t
     proc = run_lae("score", "--root", str(compiled), "--runs", str(bad / "harbor-lease-001"), "--allow-unfrozen")
     assert "skipped r1: errored rollout, not scored" in proc.stderr
     assert not (bad / "harbor-lease-001" / "r1" / "result.json").exists()
+
+
+def test_progress_bar_on_a_terminal(compiled, tmp_path):
+    import pty
+
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps([{"say": "done"}]))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "lae", "run", "--root", str(compiled), "--task", "harbor-lease-001",
+                             "--replay", str(replay), "--rollouts", "2", "--allow-unfrozen", "--out", str(tmp_path / "o")],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    terminal = b"".join(chunks).decode()
+    assert proc.returncode == 0
+    assert "[..............................] 0/2, 0 errored" in terminal
+    assert "[##############################] 2/2, 0 errored" in terminal
