@@ -268,11 +268,15 @@ class Endpoint:
         return b"".join(chunks)
 
     def _decode(self, status: int, headers: http.client.HTTPMessage, raw: bytes) -> object:
-        text = self._redact(raw.decode("utf-8", errors="replace"))
+        text = raw.decode("utf-8", errors="replace")
         if status == 429 or status >= 500:
             raise _Retry(f"HTTP {status}", headers.get("Retry-After"))
         if status >= 300:
-            raise ChatError(f"{self.where}: HTTP {status}: {_brief(text)}", kind="http", status=status)
+            raise ChatError(f"{self.where}: HTTP {status}: {self._redact(_brief(text))}", kind="http", status=status)
+        # A reply is the model's text (memos, transcripts): only the key itself is removed, so
+        # words such as "authorization:" or "bearer" in a memo are never altered.
+        if self.api_key and len(self.api_key) >= 4:
+            text = text.replace(self.api_key, REDACTED)
         try:
             return loads(text, max_depth=self.limits.max_json_depth)
         except JSONDepthError as exc:

@@ -8,7 +8,8 @@ shape reaches the agent loop.
 Modes: ``saver`` (lists, saves the declared deliverable, finishes; reports usage),
 ``slow-saver`` (the same, 0.3 s per reply), ``flaky-500`` (one 500, then saver),
 ``unauthorized`` (401), ``missing-model`` (404), ``echo-key`` (the agent's first call
-gets a 400 whose body echoes the Authorization header), ``tool-calls-string``,
+gets a 400 whose body echoes the Authorization header), ``echo-key-ok`` (a 200 reply whose
+text has legal words like "authorization:" and the echoed header), ``tool-calls-string``,
 ``tool-calls-ints``, ``function-string``, ``deep-<n>`` (content nested n deep),
 ``huge-<MiB>`` (a reply body of that many MiB, streamed), ``drip`` (one byte every
 0.5 s), ``redirect`` (a 302 to ``server.redirect_to``), ``calls-<n>x<KiB>[x<per reply>]``
@@ -125,6 +126,9 @@ class _Handler(BaseHTTPRequestHandler):
             echoed = {"error": {"message": f"bad request; you sent Authorization: {self.headers.get('Authorization')}",
                                 "headers": {"authorization": self.headers.get("Authorization")}}}
             return self._send(400, json.dumps(echoed).encode())
+        if model == "echo-key-ok":  # a 200 reply whose text carries legal words and the echoed key
+            return self._reply(_message("Board authorization: pending. Bearer bonds are excluded. "
+                                        f"You sent {self.headers.get('Authorization')}"))
         if model == "tool-calls-string":
             return self._reply(_message(None, "save_deliverable"))
         if model == "tool-calls-ints":

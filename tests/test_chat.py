@@ -61,3 +61,11 @@ def test_unknown_status_is_final_with_the_servers_message():
             Endpoint("missing-model", server.base_url, "k", retries=3, backoff=0.01).complete([])
         assert len(server.requests) == 1
     assert info.value.status == 404 and "does not exist" in str(info.value)
+
+
+def test_a_reply_loses_only_the_key_never_the_models_words():
+    with ChatServer() as server:
+        reply = Endpoint("echo-key-ok", server.base_url, KEY, retries=0).complete([{"role": "user", "content": "x"}])
+    text = reply.message["content"]
+    assert KEY not in text and text.endswith("You sent Bearer [REDACTED]")
+    assert text.startswith("Board authorization: pending. Bearer bonds are excluded.")

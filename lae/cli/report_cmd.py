@@ -58,6 +58,7 @@ def command(root, runs, out_dir, allow_mixed, combine_runs, judge_model, base_ur
 def _run_judge(root, runs, judge_model, base_url, api_key_var) -> None:
     from lae.report.judge import client_from_env, judge_rollout
     from lae.report.models import JudgeRecord
+    from lae.chat import public_url
     from lae.runs import JUDGE_JSON, find_rollout_folders
 
     client = client_from_env(judge_model, base_url=base_url, api_key_var=api_key_var)
@@ -67,7 +68,7 @@ def _run_judge(root, runs, judge_model, base_url, api_key_var) -> None:
         if existing.is_file():
             try:
                 old = JudgeRecord.model_validate_json(existing.read_bytes())
-                if old.judge_model == judge_model and old.base_url == base_url:
+                if old.judge_model == judge_model and old.base_url == public_url(base_url):
                     continue
             except ValueError:
                 pass

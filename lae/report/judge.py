@@ -28,7 +28,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from lae.chat import ChatError, ChatLimits, Endpoint
+from lae.chat import ChatError, ChatLimits, Endpoint, public_url
 from lae.errors import InvalidInputError, Problem
 from lae.grader.results import ScoreResult
 from lae.jsonio import loads
@@ -161,7 +161,7 @@ def judge_result(client: JudgeClient, criteria: list[dict], result, *, jobs: int
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         verdicts = list(pool.map(lambda c: judge_criterion(client, c, memo, proxy.get(str(c.get("id")))), criteria))
     decided = [v for v in verdicts if v.verdict is not None]
-    return JudgeRecord(weight=0, judge_model=client.model, base_url=client.base_url, task_id=result.task_id, pocket=result.pocket,
+    return JudgeRecord(weight=0, judge_model=client.model, base_url=public_url(client.base_url), task_id=result.task_id, pocket=result.pocket,
                        criteria=verdicts,
                        pass_rate=round(sum(v.verdict == "PASS" for v in decided) / len(decided), 6) if decided else None,
                        errors=sum(v.verdict is None for v in verdicts))
