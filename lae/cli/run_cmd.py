@@ -10,8 +10,8 @@ import click
 from pydantic import ValidationError
 
 from lae.cli.options import pocket_option, project_from, root_option
-from lae.env.batch import load_envs, pending_jobs, plan_tasks, preflight, run_jobs, start_run
-from lae.env.client import OpenAICompatibleClient, ReplayClient, load_replay
+from lae.env.batch import (RunPlan, client_factory, load_envs, pending_jobs, plan_tasks, preflight, resume_plan,
+                           run_jobs, start_run)
 from lae.runs import RUN_JSON, RolloutMeta, RunArguments, RunLimits, RunManifest, read_run
 
 DEFAULT_OUT = Path("runs")
@@ -88,29 +88,27 @@ def command(root, pocket, tasks, model, base_url, api_key_var, rollouts, jobs, m
     recorded as an error (never scored) and the command exits 1. The endpoint, model
     and key are checked with one cheap request before anything runs."""
     project = project_from(root)
+    run_dir = resume
     if resume is not None:
-        run_dir, manifest = resume, read_run(resume)
+        plan = resume_plan(read_run(resume))
     else:
         if replay is None and not model:
             raise click.UsageError("give --model (with --base-url) or --replay FILE")
-        arguments = RunArguments(tasks=[], pockets=plan_tasks(project, pocket, tasks), rollouts=rollouts, jobs=jobs,
-                                 max_turns=max_turns, page_chars=page_chars, limits=_limits(limits),
-                                 api_key_var=api_key_var, allow_unfrozen=allow_unfrozen,
-                                 replay=str(replay.resolve()) if replay else None, retries=retries)
-        arguments = arguments.model_copy(update={"tasks": list(arguments.pockets)})
-        run_dir, manifest = None, RunManifest(run_id="-", model=model or f"replay-{replay.stem}",
-                                              base_url=None if replay else base_url, arguments=arguments,
-                                              freeze_roots={}, lae_version="", started="")
-    factory = _client_factory(manifest, base_url if resume is None else None)
-    envs = load_envs(project, manifest.arguments)
-    if manifest.arguments.replay is None:
+        pockets = plan_tasks(project, pocket, tasks)
+        arguments = RunArguments(tasks=list(pockets), pockets=pockets, rollouts=rollouts, jobs=jobs, max_turns=max_turns,
+                                 page_chars=page_chars, limits=_limits(limits), api_key_var=api_key_var,
+                                 allow_unfrozen=allow_unfrozen, replay=str(replay.resolve()) if replay else None,
+                                 retries=retries)
+        plan = RunPlan(model or f"replay-{replay.stem}", None if replay else base_url, arguments)
+    factory = client_factory(plan)
+    envs = load_envs(project, plan.arguments)
+    if plan.arguments.replay is None:
         preflight(factory())
     if run_dir is None:
         if out == DEFAULT_OUT:
             click.echo(f"output folder: {out.resolve()} (change with --out)", err=True)
-        run_dir = start_run(out, model=manifest.model, base_url=manifest.base_url and base_url,
-                            arguments=manifest.arguments, envs=envs)
-        manifest = read_run(run_dir)
+        run_dir = start_run(out, plan, envs)
+    manifest = read_run(run_dir)
     jobs_to_run = pending_jobs(run_dir, manifest)
     click.echo(f"run {manifest.run_id}: {len(jobs_to_run)} rollout(s) to run -> {run_dir}", err=True)
     progress = _Progress(len(jobs_to_run))
@@ -130,16 +128,6 @@ def _limits(values: dict) -> RunLimits:
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         raise click.BadParameter(err["msg"], param_hint="--" + str(err["loc"][0]).replace("_", "-")) from None
-
-
-def _client_factory(manifest: RunManifest, base_url: str | None):
-    args = manifest.arguments
-    if args.replay is not None:
-        steps = load_replay(Path(args.replay))
-        return lambda: ReplayClient(list(steps))
-    url = base_url or manifest.base_url or ""
-    return lambda: OpenAICompatibleClient(manifest.model, url, args.api_key_var, limits=args.limits.chat(),
-                                          retries=args.retries)
 
 
 def _summary(final: RunManifest, run_dir: Path) -> None:

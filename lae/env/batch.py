@@ -20,7 +20,7 @@ from pathlib import Path
 from lae import __version__
 from lae.catalog import find_task, list_tasks
 from lae.chat import ChatError, Completion, Usage, public_url
-from lae.env.client import ChatClient
+from lae.env.client import ChatClient, OpenAICompatibleClient, ReplayClient, load_replay
 from lae.env.environment import PocketEnvironment, load_environment
 from lae.errors import InvalidInputError, Problem
 from lae.grader.results import ScoreResult
@@ -41,12 +41,22 @@ from lae.runs import (
     write_model,
 )
 
-__all__ = ["Job", "RunInterrupted", "plan_tasks", "load_envs", "start_run", "pending_jobs", "run_jobs", "summarize",
-           "preflight"]
+__all__ = ["Job", "RunInterrupted", "RunPlan", "client_factory", "plan_tasks", "load_envs", "start_run", "resume_plan",
+           "pending_jobs", "run_jobs", "summarize", "preflight"]
 
 
 class RunInterrupted(Exception):
     """Raised inside a rollout when the batch is being stopped (SIGINT); the rollout is left unfinished."""
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What a run needs before it has a folder: the model, the endpoint (with any secret it
+    carries; only its public form is written) and the arguments."""
+
+    model: str
+    base_url: str | None
+    arguments: RunArguments
 
 
 @dataclass(frozen=True)
@@ -96,8 +106,21 @@ def preflight(client: ChatClient) -> None:
             "pre-flight request", str(exc), mend="check --base-url, --model and the API key variable (--api-key-var)")]) from None
 
 
-def start_run(out: Path, *, model: str, base_url: str | None, arguments: RunArguments,
-              envs: dict[str, PocketEnvironment]) -> Path:
+def client_factory(plan: RunPlan) -> Callable[[], ChatClient]:
+    """A new client per rollout: a replay of the recorded steps, or the model's endpoint."""
+    args = plan.arguments
+    if args.replay is not None:
+        steps = load_replay(Path(args.replay))
+        return lambda: ReplayClient(list(steps))
+    return lambda: OpenAICompatibleClient(plan.model, plan.base_url or "", args.api_key_var, limits=args.limits.chat(),
+                                          retries=args.retries)
+
+
+def resume_plan(manifest: RunManifest) -> RunPlan:
+    return RunPlan(manifest.model, manifest.base_url, manifest.arguments)
+
+
+def start_run(out: Path, plan: RunPlan, envs: dict[str, PocketEnvironment]) -> Path:
     """Create ``<out>/<run-id>/`` and its ``run.json``; return the folder."""
     run_id = new_run_id()
     run_dir = Path(out) / run_id
@@ -105,8 +128,9 @@ def start_run(out: Path, *, model: str, base_url: str | None, arguments: RunArgu
         run_id = new_run_id()
         run_dir = Path(out) / run_id
     run_dir.mkdir(parents=True)
-    manifest = RunManifest(run_id=run_id, model=model, base_url=public_url(base_url) if base_url else None,
-                           arguments=arguments, freeze_roots={p: e.release.freeze_root for p, e in sorted(envs.items())},
+    manifest = RunManifest(run_id=run_id, model=plan.model, base_url=public_url(plan.base_url) if plan.base_url else None,
+                           arguments=plan.arguments,
+                           freeze_roots={p: e.release.freeze_root for p, e in sorted(envs.items())},
                            lae_version=__version__, started=utc_now())
     write_model(run_dir / RUN_JSON, summarize(run_dir, manifest))
     return run_dir
