@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from pydantic import ValidationError
 
+from lae.chat import public_url
 from lae.cli.options import pocket_option, project_from, root_option
 from lae.env.batch import (RunPlan, client_factory, load_envs, pending_jobs, plan_tasks, preflight, resume_plan,
                            run_jobs, start_run)
@@ -103,6 +104,7 @@ def command(root, pocket, tasks, model, base_url, api_key_var, rollouts, jobs, m
     factory = client_factory(plan)
     envs = load_envs(project, plan.arguments)
     if plan.arguments.replay is None:
+        click.echo(f"checking {public_url(plan.base_url or '')} (model {plan.model}) with one request ...", err=True)
         preflight(factory())
     if run_dir is None:
         if out == DEFAULT_OUT:
