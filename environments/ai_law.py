@@ -14,10 +14,12 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: 122ca5fe34a74ddc2284de8351fa25e4a670b99562d0c15d0544ec12424cb614
+# root-sha256: 747f996af9989bf0ac2566630781b1676652047d0273536e0a56e4cb72d2ab0d
 # grader-contract: 1
 # grader-source-sha256: 207a53ff299320152a48ec06f69df68e93eb675a9bad8f6fe717734f7a6889f0
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.564103,"under_credit":0.377246,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}
+# fidelity-summary: measured at 56.4% over-credit and 37.7% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

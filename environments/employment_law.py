@@ -14,10 +14,12 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: c778d9ec6011b0062985ab31793c2f601eb232f3801aca799d7908c03559f047
+# root-sha256: 63e9209d37e7791ca09d5b7a9252235573c6a93793ca11b3a10f5c615a621906
 # grader-contract: 1
 # grader-source-sha256: 207a53ff299320152a48ec06f69df68e93eb675a9bad8f6fe717734f7a6889f0
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.378049,"under_credit":0.570552,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}
+# fidelity-summary: measured at 37.8% over-credit and 57.1% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}

@@ -1,4 +1,5 @@
-"""Re-grade folders of rollouts (``lae score --runs``): discovery, a per-process cache, a fork pool.
+"""Re-grade folders of rollouts (``lae score --runs``): discovery and a per-process cache over
+:func:`lae.parallel.fork_map`.
 
 Each task's context (anchors and document index) and its pocket's verified release are
 built once in the parent, before any worker starts, so forked workers inherit them.
@@ -8,16 +9,15 @@ Errored rollouts (``rollout.json`` status ``error``) are never scored.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import warnings
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from lae.errors import InvalidInputError, Problem
 from lae.fsio import atomic_write
 from lae.grader.gate import release_for
 from lae.grader.score import load_task_context, score_files
+from lae.parallel import fork_map
 from lae.project import Project
 from lae.runs import RESULT_JSON, SUMMARY_JSON, TRANSCRIPT, deliverable_files, is_run_dir, read_hint, write_model
 
@@ -81,20 +81,9 @@ def rescore(runs: Path, jobs: list[RescoreJob], workers: int,
     """Score every job (``workers`` processes), write ``summary.json``; ``wrap`` shows progress."""
     for args in dict.fromkeys(j[:4] for j in jobs):
         _prepared(*args)  # verify each pocket and index each task once, before any worker starts
-    pool = None
-    if workers == 1:
-        iterator: Iterator = map(_score_rollout, jobs)
-    else:
-        fork = "fork" in multiprocessing.get_all_start_methods()
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork") if fork else None)
-        iterator = pool.map(_score_rollout, jobs)
     results: dict[str, dict] = {}
-    try:
-        for folder, data in wrap(iterator, len(jobs)):
-            results[Path(folder).relative_to(runs).as_posix()] = data
-    finally:
-        if pool:
-            pool.shutdown()
+    for folder, data in wrap(fork_map(_score_rollout, jobs, workers), len(jobs)):
+        results[Path(folder).relative_to(runs).as_posix()] = data
     summary = {"rollouts": len(results), "results": {
         name: {"task_id": d["task_id"], "metrics": d["metrics"], "reportable": d["reportable"], "freeze_root": d["freeze_root"]}
         for name, d in sorted(results.items())}}
