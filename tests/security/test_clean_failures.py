@@ -78,3 +78,12 @@ def test_unexpected_exception_is_one_line_saying_it_is_a_bug(tmp_path):
     debug = subprocess.run([sys.executable, "-c", code, "--debug", "boom"], capture_output=True, text=True, cwd=tmp_path,
                            timeout=60)
     assert "Traceback" in debug.stderr and "bug in lae" in debug.stderr
+
+
+def test_deep_anchors_file_in_lae_score(compiled, lae, tmp_path):
+    (compiled / "anchors" / "fixture" / "harbor-lease-001.anchors.json").write_text(DEEP)
+    memo = tmp_path / "lease-risk-memo.txt"
+    memo.write_text("x")
+    proc = lae("score", "--root", str(compiled), "--task", "harbor-lease-001", "--allow-unfrozen", str(memo))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "bug in lae" not in proc.stderr
+    assert "harbor-lease-001.anchors.json: JSON nested too deep to parse" in proc.stderr
