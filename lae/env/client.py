@@ -94,6 +94,9 @@ def load_replay(path: Path) -> list[dict]:
         if not isinstance(step, dict) or not (("tool" in step) ^ ("say" in step)):
             problems.append(Problem(str(path), "each step needs exactly one of 'tool' or 'say'", field=f"[{i}]",
                                     mend='e.g. {"tool": "list_documents", "arguments": {}}'))
+        elif "tool" in step and (not isinstance(step["tool"], str) or not isinstance(step.get("arguments", {}), dict)):
+            problems.append(Problem(str(path), "'tool' must be a tool name and 'arguments' an object", field=f"[{i}]",
+                                    mend='e.g. {"tool": "read_document", "arguments": {"name": "a.pdf"}}'))
     if problems:
         raise InvalidInputError("invalid replay file", problems)
     return steps

@@ -61,7 +61,7 @@ def _run_calls(tools: TaskTools, tool_calls: list[dict], limits: RunLimits, call
     out = []
     for i, call in enumerate(tool_calls):
         fn = call["function"]
-        name = fn["name"]
+        name = str(fn["name"])
         if i >= limits.max_tool_calls_per_turn:
             output = (f"Error: more than {limits.max_tool_calls_per_turn} tool calls in one reply "
                       "(--max-tool-calls-per-turn); this one was not run.")

@@ -87,3 +87,12 @@ def test_deep_anchors_file_in_lae_score(compiled, lae, tmp_path):
     proc = lae("score", "--root", str(compiled), "--task", "harbor-lease-001", "--allow-unfrozen", str(memo))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "bug in lae" not in proc.stderr
     assert "harbor-lease-001.anchors.json: JSON nested too deep to parse" in proc.stderr
+
+
+def test_replay_step_with_a_numeric_tool_name_is_one_line(compiled, lae, tmp_path):
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps([{"tool": 5, "arguments": [1]}, {"say": "done"}]))
+    proc = lae("run", "--root", str(compiled), "--task", "harbor-lease-001", "--replay", str(replay), "--allow-unfrozen",
+               "--out", str(tmp_path / "out"))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "bug in lae" not in proc.stderr
+    assert "replay.json: [0]: 'tool' must be a tool name" in proc.stderr
