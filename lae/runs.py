@@ -36,7 +36,7 @@ __all__ = [
     "RUN_JSON", "ROLLOUT_JSON", "RESULT_JSON", "TRANSCRIPT", "TOOLS_JSON", "JUDGE_JSON", "SUMMARY_JSON", "WORKSPACE",
     "METADATA_FILES", "RunLimits", "RolloutMeta", "RolloutHint", "RunArguments", "RunTotals", "RunRollout",
     "RunManifest", "new_run_id", "rollout_dir", "deliverable_files", "find_rollout_folders", "write_model",
-    "read_run", "read_rollout", "read_hint", "is_run_dir", "utc_now",
+    "read_run", "read_rollout", "read_hint", "is_run_dir", "utc_now", "run_json_schema", "rollout_json_schema",
 ]
 
 RUN_JSON = "run.json"
@@ -254,3 +254,15 @@ def read_hint(folder: Path) -> RolloutHint:
         return RolloutHint()
     data = _read(path, ROLLOUT_JSON)
     return _validated(RolloutHint, path, data if isinstance(data, dict) else {})  # type: ignore[return-value]
+
+
+def run_json_schema() -> dict:
+    """``schemas/run.schema.json``."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://legal-agent-eval.invalid/schemas/run.schema.json", **RunManifest.model_json_schema()}
+
+
+def rollout_json_schema() -> dict:
+    """``schemas/rollout.schema.json``."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://legal-agent-eval.invalid/schemas/rollout.schema.json", **RolloutMeta.model_json_schema()}

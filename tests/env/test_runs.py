@@ -211,3 +211,19 @@ def test_progress_bar_on_a_terminal(compiled, tmp_path):
     assert proc.returncode == 0
     assert "[..............................] 0/2, 0 errored" in terminal
     assert "[##############################] 2/2, 0 errored" in terminal
+
+
+def test_run_json_and_rollout_json_validate_against_their_schemas(compiled, tmp_path):
+    import jsonschema
+
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps([{"tool": "list_documents", "arguments": {}}, {"say": "done"}]))
+    proc = run_lae("run", "--root", str(compiled), "--task", "harbor-lease-001", "--replay", str(replay), "--rollouts", "1",
+                   "--allow-unfrozen", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    run_dir = only_run(tmp_path / "out")
+    schemas = REPO / "schemas"
+    jsonschema.validate(json.loads((run_dir / "run.json").read_text()),
+                        json.loads((schemas / "run.schema.json").read_text()))
+    jsonschema.validate(json.loads((run_dir / "harbor-lease-001" / "r1" / "rollout.json").read_text()),
+                        json.loads((schemas / "rollout.schema.json").read_text()))
