@@ -35,7 +35,6 @@ from lae.runs import (
     RunTotals,
     new_run_id,
     read_rollout,
-    read_run,
     rollout_dir,
     utc_now,
     write_model,

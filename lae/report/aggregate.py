@@ -29,7 +29,6 @@ grader sources for the same task) are refused (``RefusalError``, exit 3) unless
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
 from collections import defaultdict

@@ -16,7 +16,6 @@ that criterion's error, never raised. Nothing here runs unless a judge model is 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
