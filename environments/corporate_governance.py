@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 26eddc2c78bf22cf0c6b230722f189ffb02f1e5e4c7279e9348f813be2be37fc
+# root-sha256: afc59132cc54bf787ccc513ac2856f89874f5402e29de996afe9aa0baf97e5dd
 # grader-contract: 1
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -25,8 +25,8 @@ by hand; nothing outside it is ever touched by freeze.
 # package: python-docx 1.2.0
 # package: regex 2026.11.19
 # module: db6a92e9c603d42d9aa72ba4ca6ed5c0642e72df412d657f4f7e54edfcb87443 lae
-# module: be474e4e0d3675ae31320fc3744cc3de5bf97e0150697cb0a949bb232f73a35b lae.canonical
-# module: efe693f42304b4e49fe314282fcb33f7e20bc146e9142b4569eef5267dd76180 lae.catalog
+# module: 1797bc6544429430e152aa43ebbebcd71a1c47c9fe5ebe625e1cf1434e84dbe6 lae.canonical
+# module: d9207169b3768e3dd032ea28ac4847f03414f9fd9282c62d5ee86178dbafc933 lae.catalog
 # module: e26c8510d5a939ef65c0cfe6f67252c1fc1b7180734a9d250fca99f4146e4a8a lae.compiler
 # module: f88dc40748a02d9a89119016ebdf3ef45d80696b98a292140f88e365f8685138 lae.compiler.keys
 # module: 1c869ff02f3e8cf4e0b6640b8c3dfda49368bebbddb2d9b00ec54de674a749e0 lae.compiler.load
@@ -53,8 +53,9 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 5f1a89c59edd9f1134a6ddbb08c082b6c4ae924a4c9eab7fd7c19809f2c3a26e lae.grader.matching
 # module: 1c9bcdb53b474c21051b6c28327492b929ca6053c0d6d3fe29ba2f10b9d5a38e lae.grader.normalize
 # module: 71adcbfa68dbdb22744ea1fd14bf7de8833b2c949bfc33fc2b05802242eb7537 lae.grader.results
-# module: 8999f55cab1aa105913bf3f14b358317b28f661191d4cfd4f52e4e3ccb2603cb lae.grader.score
-# module: 62d043c42126e658dc1c1b820395a8d06e678d41c21c4828c7f640e43356bbd7 lae.project
+# module: 5ecd95d037da2d4fcd421a1782ab733e6a37b7cf3c2a234ccfd1bfae9d399826 lae.grader.score
+# module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
+# module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.410256,"under_credit":0.407186,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
 # fidelity-summary: measured at 41.0% over-credit and 40.7% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET

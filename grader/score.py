@@ -9,7 +9,6 @@ Scoring never raises on agent content: a hostile deliverable becomes a reason.
 from __future__ import annotations
 
 import bisect
-import json
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from lae import __version__
 from lae.catalog import find_task
 from lae.compiler.terms import compiled_pattern, term_regex
 from lae.errors import InvalidInputError, Problem
+from lae.jsonio import loads
 from lae.freeze import FileEntry, OpenedPocket, Release, issued, open_pocket
 from lae.grader.anchors import Anchors, ScoringBlock, parse_anchors
 from lae.grader.deliverables import DeliverableRead, read_deliverable
@@ -99,7 +99,7 @@ def _confirm_lookup(opened: OpenedPocket, task_id: str, asked: str) -> None:
     must name it too (a file swapped between the lookup and the gate is refused)."""
     rel = f"tasks/{opened.pocket}/{task_id}/task.json"
     try:
-        data = json.loads(opened.read(rel))
+        data = loads(opened.read(rel))
     except ValueError as exc:
         raise InvalidInputError("invalid task.json", [Problem(rel, str(exc), mend="regenerate it with `lae render`")]) from None
     names = {str(data.get("task_id") or task_id), data.get("scenario_slug")} if isinstance(data, dict) else set()
@@ -127,7 +127,7 @@ def read_transcript(path: Path) -> tuple[str, list[str]]:
         if not line.strip():
             continue
         try:
-            msg = json.loads(line)
+            msg = loads(line)  # depth-limited: a 100,000-deep line is skipped, not a RecursionError
         except ValueError:
             notes.append(f"transcript line {lineno}: not JSON; skipped")
             continue

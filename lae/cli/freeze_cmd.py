@@ -44,7 +44,7 @@ def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: 
     header and write anchors/<pocket>/SHA256SUMS. Refuses (exit 3) unless
     `lae compile --check` passes. A pocket with a validation set is measured first
     (`lae fidelity`); the figures are recorded and printed, met or not."""
-    project = project_from(root)
+    project = project_from(root, bundled_ok=False)
     pockets = [pocket] if pocket else project.pockets()
     if not pockets:
         raise InvalidInputError("no pockets to freeze")
