@@ -20,8 +20,8 @@ import regex
 from lae.match.cues import SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import NormalizedText
-from lae.match.polarity import (Stance, correction_around, dismissal_cue, escalation_cue, governed_by_negation,
-                                negated_before, stance)
+from lae.match.polarity import (Stance, correction_around, dismissal_cue, dismissal_holds, escalation_cue,
+                                governed_by_negation, negated_before, stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.terms import compiled_pattern
@@ -55,7 +55,7 @@ class _Scan:
         self.timeout = timeout
         self.timeouts: list[str] = []
         self._hits: dict[str, Spans] = {}
-        self._stance: dict[int, Stance] = {}
+        self._stance: dict[tuple[int, int | None], Stance] = {}
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
         for u in seg.units:
             self.block_units[u.block].append(u.index)
@@ -80,16 +80,18 @@ class _Scan:
         units = set(per_part[0]).intersection(*per_part[1:]) if per_part else set()
         return {u: [pp[u][0] for pp in per_part] for u in sorted(units)}
 
-    def stance(self, u: int) -> Stance:
-        got = self._stance.get(u)
+    def stance(self, u: int, pos: int | None = None) -> Stance:
+        """The unit's stance toward what starts at ``pos`` (cached for the whole unit)."""
+        key = (u, pos)
+        got = self._stance.get(key)
         if got is None:
             unit = self.seg.units[u]
             block = self.seg.blocks[unit.block]
             if block.section == "recital":
                 got = Stance("recital", "a glossary, chronology, background or facts section")
             else:
-                got = stance(self.seg.text, unit.start, unit.end, row=block.kind == "row")
-            self._stance[u] = got
+                got = stance(self.seg.text, unit.start, unit.end, pos, row=block.kind == "row")
+            self._stance[key] = got
         return got
 
     def units_of(self, blocks: Iterable[int]) -> set[int]:
@@ -113,11 +115,19 @@ def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
 
 
 def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A negator before any part (its clause, a few words) or a governing negation before the phrase."""
     if _NEGATION_IN_PHRASE.search(phrase.phrase.lower()):
         return None  # the absence is the problem ("no recourse", "without + license")
     text, start = scan.seg.text, scan.seg.units[u].start
     first = min(s for s, _e in spans)
-    return negated_before(text, start, first) or governed_by_negation(text, start, first)
+    for s, _e in spans:
+        cue = negated_before(text, start, s)
+        if cue:
+            return cue
+    return governed_by_negation(text, start, first)
+
+
+DISMISSAL_PART_SPAN = 80  # a finding-specific dismissal's parts must lie this close together (characters)
 
 
 @dataclass
@@ -148,14 +158,22 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     seg = scan.seg
     out: dict[str, dict[int, str]] = {f.id: {} for f in spec.findings}
     for f in spec.findings:
-        for u in matches[f.id].dismissal:
-            out[f.id][u] = "finding-specific dismissal"
+        for u, found in matches[f.id].dismissal.items():
+            unit = seg.units[u]
+            live = [p for p, spans in found if scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
+                    and max(e for _, e in spans) - min(s for s, _ in spans) <= DISMISSAL_PART_SPAN
+                    and dismissal_holds(seg.text, unit.start, min(s for s, _ in spans), max(e for _, e in spans), unit.end)]
+            if live:
+                out[f.id][u] = f"finding-specific dismissal {live[0].phrase!r}"
     for u in seg.units:
         block = seg.blocks[u.block]
         cue = "a section of points not escalated" if block.section == "declined" else \
             dismissal_cue(seg.text, u.start, u.end)
-        if not cue:
+        if not cue or (block.section != "declined" and scan.stance(u.index, seg.text.find(cue, u.start)).kind in (
+                "reported", "question", "hedge", "hypothetical")):
             continue
+        if block.kind == "row" and _rated_risk(seg, block):
+            continue  # a row that rates the point medium or above asserts it; its "irrelevant" answers an objection
         named = [f.id for f in spec.findings if u.index in matches[f.id].subject or u.index in matches[f.id].problem]
         if not named:
             same_block = scan.units_of([u.block])
@@ -166,6 +184,15 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         for fid in named:
             out[fid].setdefault(u.index, cue)
     return out
+
+
+def _rated_risk(seg: Segmented, block) -> bool:
+    for s, e in block.cells:
+        for pat in _label_patterns():
+            m = pat.search(seg.text[s:e].strip(" *"))
+            if m and SEVERITY_LEVEL_WORDS[m.group("level")] in ("medium", "high", "critical"):
+                return True
+    return False
 
 
 @dataclass
@@ -201,7 +228,7 @@ class _FindingJudge:
     def run(self) -> None:
         seg = self.scan.seg
         for u, found in sorted(self.m.problem.items()):
-            st = self.scan.stance(u)
+            st = self.scan.stance(u, min(s for _p, spans in found for s, _e in spans))
             hits = _hits("problem", found)
             if not st.asserts:
                 self.miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
@@ -350,7 +377,7 @@ def _distractor(scan: _Scan, d: DistractorSpec) -> DistractorOutcome:
     for u, found in sorted(subject.items()):
         unit = seg.units[u]
         hits = _hits("distractor", found)
-        st = scan.stance(u)
+        st = scan.stance(u, found[0][1][0][0])
         cue = dismissal_cue(text, unit.start, unit.end)
         if seg.blocks[unit.block].section == "declined" or cue or not st.asserts:
             why = f"mentioned and declined ({cue!r})" if cue else f"mentioned, not asserted ({st.kind or 'declined section'})"
@@ -370,10 +397,10 @@ def _claim(scan: _Scan, c: ClaimSpec) -> ClaimOutcome:
     seg, text = scan.seg, scan.seg.text
     for u, found in sorted(_by_unit(scan, c.phrasings).items()):
         unit = seg.units[u]
-        st = scan.stance(u)
-        if not st.asserts and st.kind != "keyword-list":
-            continue
         for p, spans in found:
+            st = scan.stance(u, min(s for s, _e in spans))
+            if not st.asserts and st.kind != "keyword-list":
+                continue
             first, last = min(s for s, _e in spans), max(e for _s, e in spans)
             if _phrase_negated(scan, p, u, spans) or correction_around(text, unit.start, first, last, unit.end):
                 continue

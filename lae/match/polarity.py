@@ -21,7 +21,7 @@ from lae.match.cues import (ADOPTION, CORRECTION_CUES, CORRECTION_CUES_AFTER, DE
                             HEDGES, HYPOTHETICAL, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
 from lae.match.normalize import TOKEN_RE
 
-__all__ = ["Stance", "stance", "negated_before", "governed_by_negation", "dismissal_cue", "escalation_cue",
+__all__ = ["Stance", "stance", "negated_before", "governed_by_negation", "dismissal_cue", "dismissal_holds", "escalation_cue",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
 NEGATION_SCOPE_WORDS = 5  # a negator denies what follows within this many words (and the same clause)
@@ -51,6 +51,8 @@ def _patterns() -> dict[str, regex.Pattern]:
         "correction": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES)),
         "correction_after": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES_AFTER)),
         "we": _alt((r"we", r"our", r"us", r"i", r"this memo", r"in our")),
+        "strong_break": regex.compile(r"[;:]|\u2014| - |, (?:so|and|but|which)\b|" + _B +
+                                      r"(?:but|however|because|since|therefore|so that|although|though|whereas)" + _E),
         "clause_break": regex.compile(r"[;:]| - |\u2014|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
     }
 
@@ -68,21 +70,29 @@ class Stance:
 
 
 def is_keyword_list(text: str) -> bool:
-    """A bare list of terms: many short comma/semicolon segments and almost no function words."""
+    """A bare list of terms: five or more comma-separated segments, mostly short, and almost no
+    function words (terse notes with dashes, semicolons and parentheses are not lists)."""
     tokens = TOKEN_RE.findall(text)
-    segments = [s for s in regex.split(r"[,;/]|\s(?:and|or)\s", text) if s.strip()]
-    if len(segments) < 4 or len(tokens) < 6:
+    segments = [s for s in regex.split(r",|\s(?:and|or)\s", text) if s.strip()]
+    if len(segments) < 5 or len(tokens) < 8:
         return False
-    short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 4)
+    short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 5)
     function = sum(1 for t in tokens if t in FUNCTION_WORDS and t not in ("and", "or"))
-    return short >= 0.75 * len(segments) and function <= 0.12 * len(tokens)
+    return short >= 0.7 * len(segments) and function <= 0.12 * len(tokens)
 
 
-def _reported(text: str, start: int, end: int) -> str | None:
+def _governs(text: str, cue_end: int, pos: int) -> bool:
+    """A cue before ``pos`` governs it unless a clause break ("; ", "but", "because", ", so") lies between."""
+    return cue_end <= pos and not _patterns()["strong_break"].search(text, cue_end, pos)
+
+
+def _reported(text: str, start: int, end: int, pos: int) -> str | None:
     pats = _patterns()
     if pats["adoption"].search(text, start, end):
         return None
-    for m in pats["reported"].finditer(text, start, end):
+    for m in pats["reported"].finditer(text, start, pos):
+        if not _governs(text, m.end(), pos):
+            continue
         clause_start = start
         for b in pats["clause_break"].finditer(text, start, m.start()):
             clause_start = b.end()
@@ -93,20 +103,26 @@ def _reported(text: str, start: int, end: int) -> str | None:
     return None
 
 
-def stance(text: str, start: int, end: int, *, row: bool = False) -> Stance:
-    """Classify the unit ``text[start:end]`` (normalized text)."""
+def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool = False) -> Stance:
+    """Classify the unit ``text[start:end]`` (normalized text) as it bears on what starts at
+    ``pos`` (default: the whole unit): hedges, hypotheticals and reports count when they
+    govern ``pos`` (come before it, with no clause break between)."""
     pats = _patterns()
+    pos = end if pos is None else pos
     unit = text[start:end]
     if unit.rstrip(" *\"')").endswith("?"):
         return Stance("question", "?")
-    for kind in ("hedge", "hypothetical", "other_matter"):
-        m = pats[kind].search(text, start, end)
-        if m:
-            return Stance(kind.replace("_", "-"), m.group(0))
+    for kind in ("hedge", "hypothetical"):
+        for m in pats[kind].finditer(text, start, end):
+            if _governs(text, m.end(), pos) or m.start() >= pos and not pats["strong_break"].search(text, pos, m.start()):
+                return Stance(kind, m.group(0))
+    m = pats["other_matter"].search(text, start, end)
+    if m:
+        return Stance("other-matter", m.group(0))
     m = pats["definition"].search(text, start, min(end, start + 70))
     if m and not regex.search(r"(?:this|that|which|it|what)\s*$", text[start:m.start()]):
         return Stance("definition", m.group(0))
-    cue = _reported(text, start, end)
+    cue = _reported(text, start, end, pos)
     if cue:
         return Stance("reported", cue)
     cells = unit.split("|") if row else [unit]
@@ -139,10 +155,28 @@ def governed_by_negation(text: str, unit_start: int, pos: int) -> str | None:
 
 
 def dismissal_cue(text: str, start: int, end: int) -> str | None:
-    m = _patterns()["dismissal"].search(text, start, end)
-    if m and not regex.search(r"(?:not|never)\s+$", text[max(start, m.start() - 8):m.start()]):
+    """A dismissal the memo makes: not negated ("not immaterial"), not inside a condition ("if the
+    drivers are exempt"), and not turned by a later "but"/"however" in the same sentence."""
+    pats = _patterns()
+    for m in pats["dismissal"].finditer(text, start, end):
+        if not dismissal_holds(text, start, m.start(), m.end(), end):
+            continue
         return m.group(0)
     return None
+
+
+def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: int) -> bool:
+    """Does a dismissal found at ``cue_start:cue_end`` of the unit ``start:end`` stand?"""
+    pats = _patterns()
+    if regex.search(r"(?:not|never)\s+$", text[max(start, cue_start - 8):cue_start]):
+        return False
+    clause = start
+    for b in pats["clause_break"].finditer(text, start, cue_start):
+        clause = b.end()
+    if regex.search(r"(?<![\p{L}])(?:if|unless|whether|even if|were)(?![\p{L}])", text[clause:cue_start]):
+        return False
+    return not regex.search(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])",
+                            text[cue_end:end])
 
 
 def escalation_cue(text: str, start: int, end: int) -> str | None:
