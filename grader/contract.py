@@ -22,12 +22,18 @@ import hashlib
 import os
 from pathlib import Path
 
+import lae.match
+
 __all__ = ["SCORING_CONTRACT_VERSION", "grader_source_digest", "grader_source_listing"]
 
-SCORING_CONTRACT_VERSION = 1
-"""Version of the scoring contract (what a score means). Bump on any semantic change."""
+SCORING_CONTRACT_VERSION = 2
+"""Version of the scoring contract (what a score means). Bump on any semantic change.
+2: grader v2 (subject + problem asserted in one discussion; key format v2)."""
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+# The matching kernel (lae.match) decides every credit, so it is part of the grader's identity:
+# its files are listed as ``match/<path>`` after the grader's own.
+_KERNEL_DIR = Path(lae.match.__file__).resolve().parent
 
 
 def grader_source_listing(package_dir: Path | None = None) -> str:
@@ -37,7 +43,13 @@ def grader_source_listing(package_dir: Path | None = None) -> str:
     by path (code-point order, which is ``LC_ALL=C sort`` order for UTF-8 names);
     ``__pycache__`` folders are skipped.
     """
-    base = Path(package_dir) if package_dir is not None else _PACKAGE_DIR
+    if package_dir is not None:
+        return "".join(f"{digest}  {rel}\n" for rel, digest in _entries(Path(package_dir), ""))
+    entries = _entries(_PACKAGE_DIR, "") + _entries(_KERNEL_DIR, "match/")
+    return "".join(f"{digest}  {rel}\n" for rel, digest in entries)
+
+
+def _entries(base: Path, prefix: str) -> list[tuple[str, str]]:
     entries: list[tuple[str, str]] = []
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = [d for d in dirnames if d != "__pycache__"]
@@ -45,10 +57,10 @@ def grader_source_listing(package_dir: Path | None = None) -> str:
             if not name.endswith(".py"):
                 continue
             path = Path(dirpath) / name
-            rel = path.relative_to(base).as_posix()
+            rel = prefix + path.relative_to(base).as_posix()
             entries.append((rel, hashlib.sha256(path.read_bytes()).hexdigest()))
     entries.sort()
-    return "".join(f"{digest}  {rel}\n" for rel, digest in entries)
+    return entries
 
 
 def grader_source_digest(package_dir: Path | None = None) -> str:

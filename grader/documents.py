@@ -38,6 +38,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from lae.errors import DocumentError, Problem
+from lae.project import Project
 from lae.grader._ooxml import read_docx, read_xlsx
 from lae.grader._zipguard import (
     MAX_FILE_BYTES,
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_MIME_PARTS",
     "DocumentText",
     "read_document",
+    "task_document_texts",
     "decode_utf8",
     "html_to_text",
 ]
@@ -315,3 +317,12 @@ def read_document(path: Path) -> DocumentText:
         raise DocumentError(f"cannot read {path.name}", [Problem(where, "is nested too deeply to read")]) from None
     text = "\n\n".join(pages) if fmt == "pdf" else pages[0]
     return DocumentText(name=path.name, format=fmt, text=text, pages=pages, size_bytes=len(data))
+
+
+def task_document_texts(project: Project, pocket: str, task_id: str) -> list[str]:
+    """Extracted text of every document of a task (the quote-masking corpus; the compiler's
+    calibration and the grader read documents the same way)."""
+    docs = project.task_dir(pocket, task_id) / "documents"
+    if not docs.is_dir():
+        return []
+    return [read_document(p).text for p in sorted(docs.iterdir()) if p.is_file() and not p.name.startswith(".")]

@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from lae.compiler.compile import compile_pocket, task_document_texts
 from lae.grader.anchors import load_anchors
-from lae.grader.masking import SourceIndex
+from lae.match.masking import SourceIndex
 from lae.grader.matching import analyze_text
-from lae.grader.normalize import normalize
+from lae.match.normalize import normalize
 from lae.project import Project
 from tests.conftest import FIXTURE_TREE
 
@@ -142,7 +142,7 @@ def test_masking_means_verbatim_source_runs_never_credit(compiled, data):
 
 
 def test_a_bare_one_word_name_needs_analysis_not_just_a_record_fact(compiled):
-    from lae.compiler.terms import term_regex
+    from lae.match.terms import term_regex
     from lae.grader.anchors import CompiledTerm
 
     anchors, index = compiled

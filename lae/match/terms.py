@@ -1,6 +1,6 @@
 """Compile a plain key term into a tolerant regular-expression pattern.
 
-Patterns run over text normalized by :func:`lae.grader.normalize.normalize` (case-
+Patterns run over text normalized by :func:`lae.match.normalize.normalize` (case-
 folded, quotes and dashes unified, single spaces). Tolerated variants:
 
 * hyphen / space / no space at hyphens and after common prefixes (non-compete,
@@ -28,7 +28,7 @@ from decimal import Decimal, InvalidOperation
 import regex
 
 from lae.errors import CompileError, Problem
-from lae.grader.normalize import normalize_term
+from lae.match.normalize import normalize_term
 
 __all__ = ["compile_term", "compiled_pattern", "term_regex", "PREFIXES"]
 

@@ -1,0 +1,83 @@
+"""Measure the grader against labelled memos in the layout of ``../shared/fidelity/``.
+
+A stop-gap until ``lae fidelity`` lands: scores every ``X/<deliverable>.docx`` with the
+real grader and compares, per memo kind, with ``labels.json``. Prints over-credit
+(credited ÷ labelled NOT_RAISED or DISMISSED), under-credit (not credited ÷ labelled
+RAISED), distractor and claim disagreements, and the mean reward per kind.
+
+    python bench/fidelity_dev.py [--memos ../shared/fidelity] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from lae.grader.results import ReleaseInfo
+from lae.grader.score import load_task_context, score_files
+from lae.project import Project
+
+
+def _matters(root: Path):
+    for labels in sorted(root.glob("*/*/labels.json")):
+        yield labels.parent.parent.name, labels.parent.name, labels.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memos", default=str(Path(__file__).resolve().parents[2] / "shared" / "fidelity"))
+    parser.add_argument("--root", default=None)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    project = Project.at(args.root)
+    release = ReleaseInfo(reportable=False, reason="development measurement")
+    tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for pocket, task, folder in _matters(Path(args.memos)):
+        ctx = load_task_context(project, task, pocket)
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        for kind, lab in sorted(labels.items()):
+            files = sorted((folder / kind).glob("*.docx"))
+            res = score_files(ctx, files, release=release)
+            t = tally[kind]
+            t["memos"] += 1
+            t["reward"] += res.metrics.reward
+            for f in res.findings:
+                want = lab[f.id]
+                if want == "RAISED":
+                    t["raised"] += 1
+                    t["under"] += not f.credited
+                else:
+                    t["not_raised"] += 1
+                    t["over"] += f.credited
+                if args.verbose and (f.credited != (want == "RAISED")):
+                    ev = f.evidence or f.near_miss
+                    print(f"  {task} {kind} {f.id} label={want} credited={f.credited}: {f.reason}"
+                          + (f"\n      | {ev.text[:300]!r}" if ev else ""))
+            for d in res.distractors:
+                t["distractor_dis"] += d.flagged != (lab[d.id] == "ESCALATED")
+                if args.verbose and d.flagged != (lab[d.id] == "ESCALATED"):
+                    ev = d.evidence or d.declined
+                    print(f"  {task} {kind} {d.id} label={lab[d.id]} flagged={d.flagged}"
+                          + (f"\n      | {ev.text[:300]!r}" if ev else ""))
+            for c in res.claims:
+                t["claim_dis"] += c.made != (lab[c.id] == "MADE")
+                if args.verbose and c.made != (lab[c.id] == "MADE"):
+                    print(f"  {task} {kind} {c.id} label={lab[c.id]} made={c.made}"
+                          + (f"\n      | {c.evidence.text[:300]!r}" if c.evidence else ""))
+    print("kind  memos  over-credit        under-credit       distr.dis claim.dis mean-reward")
+    total = defaultdict(float)
+    for kind, t in sorted(tally.items()):
+        for k, v in t.items():
+            total[k] += v
+        over = f"{int(t['over'])}/{int(t['not_raised'])}" + (f" {t['over'] / t['not_raised']:.0%}" if t["not_raised"] else "")
+        under = f"{int(t['under'])}/{int(t['raised'])}" + (f" {t['under'] / t['raised']:.0%}" if t["raised"] else "")
+        print(f"{kind:5} {int(t['memos']):5}  {over:18} {under:18} {int(t['distractor_dis']):9} "
+              f"{int(t['claim_dis']):9} {t['reward'] / t['memos']:.3f}")
+    print(f"all   {int(total['memos']):5}  over {total['over'] / max(1, total['not_raised']):.1%}  "
+          f"under {total['under'] / max(1, total['raised']):.1%}")
+
+
+if __name__ == "__main__":
+    main()

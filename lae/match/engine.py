@@ -1,0 +1,400 @@
+"""The credit rule of grader v2 (SPEC section 3): pure functions over normalized text and a
+:class:`~lae.match.spec.MatchSpec`.
+
+A finding credits when, in one discussion, a unit (sentence or table row) that *asserts*
+matches one of its ``problem`` phrases (or citations) without that phrase being negated, the
+discussion (heading, lead-in and, for a short section, the rest of it included) matches one of
+its ``subject`` phrases, nothing in the discussion dismisses the finding, and no other finding
+matches that discussion clearly better. The compiler's calibration and red team call
+:func:`analyze_text` too, so they exercise exactly what scoring does.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import regex
+
+from lae.match.cues import SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
+from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
+from lae.match.normalize import NormalizedText
+from lae.match.polarity import (Stance, correction_around, dismissal_cue, escalation_cue, governed_by_negation,
+                                negated_before, stance)
+from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
+from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
+from lae.match.terms import compiled_pattern
+
+__all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "BEST_MATCH_RATIO"]
+
+MATCH_TIMEOUT_SECONDS = 2.0
+BEST_MATCH_RATIO = 0.6  # a discussion goes to the findings scoring at least this share of the best one
+_NEGATION_IN_PHRASE = regex.compile(r"(?<![\p{L}])(?:not|no|never|without|cannot|lack\w*|absen\w*|fail\w*|un\w+|non\w*|n't)(?![\p{L}])")
+
+Spans = dict[int, list[tuple[int, int]]]  # unit index -> spans
+
+
+@dataclass
+class TextAnalysis:
+    segmented: Segmented
+    findings: list[FindingOutcome]
+    distractors: list[DistractorOutcome]
+    claims: list[ClaimOutcome]
+    timeouts: list[str] = field(default_factory=list)
+
+    def finding(self, fid: str) -> FindingOutcome:
+        return next(f for f in self.findings if f.id == fid)
+
+
+class _Scan:
+    """Every pattern run once over the text; hits grouped by unit; stances cached."""
+
+    def __init__(self, seg: Segmented, timeout: float) -> None:
+        self.seg = seg
+        self.timeout = timeout
+        self.timeouts: list[str] = []
+        self._hits: dict[str, Spans] = {}
+        self._stance: dict[int, Stance] = {}
+        self.block_units: list[list[int]] = [[] for _ in seg.blocks]
+        for u in seg.units:
+            self.block_units[u.block].append(u.index)
+
+    def pattern(self, pattern: str) -> Spans:
+        got = self._hits.get(pattern)
+        if got is None:
+            got = {}
+            try:
+                for m in compiled_pattern(pattern).finditer(self.seg.text, timeout=self.timeout):
+                    u = self.seg.unit_at(m.start())
+                    if u is not None and m.end() <= self.seg.units[u].end:
+                        got.setdefault(u, []).append(m.span())
+            except TimeoutError:
+                self.timeouts.append(pattern[:80])
+            self._hits[pattern] = got
+        return got
+
+    def phrase(self, phrase: CompiledPhrase) -> Spans:
+        """Units where every part of the phrase occurs, with the first span of each part."""
+        per_part = [self.pattern(p) for p in phrase.parts]
+        units = set(per_part[0]).intersection(*per_part[1:]) if per_part else set()
+        return {u: [pp[u][0] for pp in per_part] for u in sorted(units)}
+
+    def stance(self, u: int) -> Stance:
+        got = self._stance.get(u)
+        if got is None:
+            unit = self.seg.units[u]
+            block = self.seg.blocks[unit.block]
+            if block.section == "recital":
+                got = Stance("recital", "a glossary, chronology, background or facts section")
+            else:
+                got = stance(self.seg.text, unit.start, unit.end, row=block.kind == "row")
+            self._stance[u] = got
+        return got
+
+    def units_of(self, blocks: Iterable[int]) -> set[int]:
+        return {u for b in blocks for u in self.block_units[b]}
+
+
+def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
+    """Blocks of block ``b``'s discussion: itself, its headings (not the document title), its
+    list/table lead-in and header row, and (non-row blocks) its whole section when short;
+    ``wide`` adds the block before it in the same section (subject search)."""
+    blk = seg.blocks[b]
+    out = [b] + [h for h in blk.headings if not (h == 0 and seg.blocks[h].level == 1)]
+    out += [x for x in (blk.lead_in, blk.header) if x is not None]
+    if blk.kind != "row":
+        sec = seg.section_blocks(b)
+        if blk.headings and len(sec) <= SMALL_SECTION_BLOCKS:
+            out += [x for x in sec if seg.blocks[x].kind != "row"]
+        elif wide and b > 0 and seg.blocks[b - 1].headings == blk.headings and seg.blocks[b - 1].kind != "heading":
+            out.append(b - 1)
+    return sorted(set(out))
+
+
+def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence[tuple[int, int]]) -> str | None:
+    if _NEGATION_IN_PHRASE.search(phrase.phrase.lower()):
+        return None  # the absence is the problem ("no recourse", "without + license")
+    text, start = scan.seg.text, scan.seg.units[u].start
+    first = min(s for s, _e in spans)
+    return negated_before(text, start, first) or governed_by_negation(text, start, first)
+
+
+@dataclass
+class _Matches:
+    """One finding's phrase hits by unit."""
+
+    subject: dict[int, list[tuple[CompiledPhrase, list[tuple[int, int]]]]]
+    problem: dict[int, list[tuple[CompiledPhrase, list[tuple[int, int]]]]]
+    dismissal: dict[int, list[tuple[CompiledPhrase, list[tuple[int, int]]]]]
+
+
+def _by_unit(scan: _Scan, phrases: Sequence[CompiledPhrase]) -> dict[int, list]:
+    out: dict[int, list] = {}
+    for p in phrases:
+        for u, spans in scan.phrase(p).items():
+            out.setdefault(u, []).append((p, spans))
+    return out
+
+
+def _matches(scan: _Scan, f: FindingSpec) -> _Matches:
+    return _Matches(_by_unit(scan, f.subject), _by_unit(scan, f.problem), _by_unit(scan, f.dismissals))
+
+
+def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches]) -> dict[str, dict[int, str]]:
+    """For each finding, the units that dismiss it, with the cue. A dismissal cue dismisses the
+    findings named in its own unit; failing that, those named in its block; failing that,
+    those named in its section heading. A declined section dismisses every finding it names."""
+    seg = scan.seg
+    out: dict[str, dict[int, str]] = {f.id: {} for f in spec.findings}
+    for f in spec.findings:
+        for u in matches[f.id].dismissal:
+            out[f.id][u] = "finding-specific dismissal"
+    for u in seg.units:
+        block = seg.blocks[u.block]
+        cue = "a section of points not escalated" if block.section == "declined" else \
+            dismissal_cue(seg.text, u.start, u.end)
+        if not cue:
+            continue
+        named = [f.id for f in spec.findings if u.index in matches[f.id].subject or u.index in matches[f.id].problem]
+        if not named:
+            same_block = scan.units_of([u.block])
+            named = [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
+        if not named and block.headings:
+            heading_units = scan.units_of([block.headings[-1]])
+            named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
+        for fid in named:
+            out[fid].setdefault(u.index, cue)
+    return out
+
+
+@dataclass
+class _Candidate:
+    finding: str
+    unit: int
+    block: int
+    score: int
+    hits: list[KernelHit]
+
+
+def _hits(category: str, items: Iterable[tuple[CompiledPhrase, list[tuple[int, int]]]]) -> list[KernelHit]:
+    return [KernelHit(category=category, term=p.phrase, start=s, end=e) for p, spans in items for s, e in spans]
+
+
+def _evidence(scan: _Scan, u: int, hits: list[KernelHit], reason: str, assertion: str | None = None) -> KernelEvidence:
+    block = scan.seg.blocks[scan.seg.units[u].block]
+    hits = sorted(hits, key=lambda h: (h.start, h.category, h.term))
+    return KernelEvidence(start=block.start, end=block.end, hits=hits, reason=reason, assertion=assertion)
+
+
+class _FindingJudge:
+    """Decides one finding: candidates (credit units) and the best near miss."""
+
+    def __init__(self, scan: _Scan, f: FindingSpec, m: _Matches, dismissed: dict[int, str]) -> None:
+        self.scan, self.f, self.m, self.dismissed = scan, f, m, dismissed
+        self.candidates: list[_Candidate] = []
+        self.misses: dict[str, tuple[int, list[KernelHit], str, str | None]] = {}
+
+    def miss(self, status: str, u: int, hits: list[KernelHit], reason: str, assertion: str | None = None) -> None:
+        self.misses.setdefault(status, (u, hits, reason, assertion))
+
+    def run(self) -> None:
+        seg = self.scan.seg
+        for u, found in sorted(self.m.problem.items()):
+            st = self.scan.stance(u)
+            hits = _hits("problem", found)
+            if not st.asserts:
+                self.miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
+                          f"{st.kind}: {st.cue}")
+                continue
+            live = [(p, s) for p, s in found if not _phrase_negated(self.scan, p, u, s)]
+            if not live:
+                cue = _phrase_negated(self.scan, found[0][0], u, found[0][1])
+                self.miss("not-asserted", u, hits, f"the problem is negated ({cue!r})", f"negated: {cue}")
+                continue
+            self._judge_unit(u, live, seg.units[u].block)
+
+    def _judge_unit(self, u: int, live: list, block: int) -> None:
+        seg = self.scan.seg
+        hits = _hits("problem", live)
+        subject_units = self.scan.units_of(_discussion(seg, block, wide=True))
+        subj = [(p, s) for x in sorted(subject_units & set(self.m.subject)) for p, s in self.m.subject[x]]
+        if not subj:
+            self.miss("no-subject", u, hits, "the problem is asserted but the discussion never names this matter's "
+                      "subject (who or what it is about)")
+            return
+        hits += _hits("subject", subj)
+        scope = self.scan.units_of(_discussion(seg, block, wide=False)) | {u}
+        killers = sorted(x for x in scope if x in self.dismissed)
+        if killers:
+            x = killers[0]
+            unit = seg.units[x]
+            cue = self.dismissed[x]
+            self.miss("dismissed", u, hits + [KernelHit(category="dismissal", term=cue, start=unit.start, end=unit.end)],
+                      f"raised but dismissed in the same discussion ({cue!r})")
+            return
+        score = 2 * len({p.phrase for p, _s in live}) + len({p.phrase for p, _s in subj})
+        self.candidates.append(_Candidate(self.f.id, u, block, score, hits))
+
+
+def _assign(judges: dict[str, _FindingJudge]) -> None:
+    """Give each block to the findings that match it best (vocabulary overlap is not credit)."""
+    by_block: dict[int, list[_Candidate]] = {}
+    for j in judges.values():
+        for c in j.candidates:
+            by_block.setdefault(c.block, []).append(c)
+    for block, cands in by_block.items():
+        best: dict[str, int] = {}
+        for c in cands:
+            best[c.finding] = max(best.get(c.finding, 0), c.score)
+        top = max(best.values())
+        losers = {fid for fid, s in best.items() if s < BEST_MATCH_RATIO * top}
+        winner = max(best, key=lambda fid: (best[fid], fid))
+        for fid in losers:
+            j = judges[fid]
+            for c in [c for c in j.candidates if c.block == block]:
+                j.candidates.remove(c)
+                j.miss("lost-to-other", c.unit, c.hits, f"this discussion matches {winner} better")
+
+
+_MISS_ORDER = ("dismissed", "lost-to-other", "not-asserted", "no-subject")
+
+
+def _example(f: FindingSpec) -> str:
+    subject = f.subject[0].phrase.replace(" + ", " ... ")
+    problem = f.problem[0].phrase.replace(" + ", " ... ")
+    return f"an asserted sentence naming the subject and what is wrong, e.g. '{subject} ... {problem}'"
+
+
+def _level_ok(f: FindingSpec, level: str) -> bool:
+    want, got = SEVERITY_ORDER.index(f.severity), SEVERITY_ORDER.index(SEVERITY_LEVEL_WORDS[level])
+    return abs(want - got) <= 1
+
+
+@functools.lru_cache(maxsize=1)
+def _label_patterns() -> tuple[regex.Pattern, ...]:
+    return tuple(regex.compile(p) for p in SEVERITY_LABELS)
+
+
+def _severity_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
+    if any(u in scan.pattern(t.pattern) for t in f.severity_terms for u in units):
+        return True
+    text = scan.seg.text
+    for u in units:
+        unit = scan.seg.units[u]
+        block = scan.seg.blocks[unit.block]
+        pieces = [text[s:e] for s, e in block.cells] if block.kind == "row" else [text[unit.start:unit.end]]
+        for piece in pieces:
+            for pat in _label_patterns():
+                m = pat.search(piece.strip(" *"))
+                if m and _level_ok(f, m.group("level")):
+                    return True
+    return False
+
+
+def _remediation_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
+    text = scan.seg.text
+    for t in f.remediation:
+        for u, spans in scan.pattern(t.pattern).items():
+            if u not in units:
+                continue
+            unit = scan.seg.units[u]
+            if dismissal_cue(text, unit.start, unit.end) or negated_before(text, unit.start, spans[0][0]):
+                continue
+            return True
+    return False
+
+
+def _support(scan: _Scan, f: FindingSpec, m: _Matches, blocks: set[int]) -> tuple[bool, bool, bool]:
+    """Severity, remediation and record stated in the credited discussions, their headings, or
+    (severity labels, recommendations) anywhere else in the memo that names the same subject."""
+    seg = scan.seg
+    scope: set[int] = set()
+    for b in blocks:
+        scope |= scan.units_of(_discussion(seg, b, wide=True))
+    naming_blocks = {seg.units[u].block for u in m.subject}
+    elsewhere = scan.units_of(naming_blocks)
+    recommend = scan.units_of(b for b in naming_blocks if seg.blocks[b].section == "recommendations")
+    severity = _severity_in(scan, f, scope) or _severity_in(scan, f, elsewhere - scope)
+    remediation = _remediation_in(scan, f, scope | recommend)
+    record = any(u in scan.pattern(t.pattern) for t in f.record for u in scope)
+    return severity, remediation, record
+
+
+def _finding_outcome(judge: _FindingJudge) -> FindingOutcome:
+    scan, f = judge.scan, judge.f
+    if judge.candidates:
+        c = min(judge.candidates, key=lambda c: c.unit)
+        sev, rem, rec = _support(scan, f, judge.m, {x.block for x in judge.candidates})
+        ev = _evidence(scan, c.unit, c.hits, "asserts the problem, names the subject, not dismissed")
+        return FindingOutcome(id=f.id, credited=True, status="credited", credit=ev, severity_window=sev,
+                              remediation_window=rem, record_window=rec)
+    for status in _MISS_ORDER:
+        if status in judge.misses:
+            u, hits, reason, assertion = judge.misses[status]
+            ev = _evidence(scan, u, hits, reason, assertion)
+            return FindingOutcome(id=f.id, status=status, near_miss=ev, example=_example(f))  # type: ignore[arg-type]
+    if judge.m.subject:
+        u = min(judge.m.subject)
+        ev = _evidence(scan, u, _hits("subject", judge.m.subject[u]),
+                       "the subject is named but no problem phrase says what is wrong")
+        return FindingOutcome(id=f.id, status="no-problem", near_miss=ev, example=_example(f))
+    return FindingOutcome(id=f.id, status="never-named", example=_example(f))
+
+
+def _distractor(scan: _Scan, d: DistractorSpec) -> DistractorOutcome:
+    seg, text = scan.seg, scan.seg.text
+    subject = _by_unit(scan, d.subject)
+    problem = _by_unit(scan, d.problem)
+    declined: KernelEvidence | None = None
+    for u, found in sorted(subject.items()):
+        unit = seg.units[u]
+        hits = _hits("distractor", found)
+        st = scan.stance(u)
+        cue = dismissal_cue(text, unit.start, unit.end)
+        if seg.blocks[unit.block].section == "declined" or cue or not st.asserts:
+            why = f"mentioned and declined ({cue!r})" if cue else f"mentioned, not asserted ({st.kind or 'declined section'})"
+            declined = declined or _evidence(scan, u, hits, why, st.kind)
+            continue
+        live = [(p, s) for p, s in problem.get(u, []) if not _phrase_negated(scan, p, u, s)]
+        esc = escalation_cue(text, unit.start, unit.end)
+        if esc and negated_before(text, unit.start, text.index(esc, unit.start)):
+            esc = None
+        if live or esc:
+            why = f"escalated: {live[0][0].phrase!r}" if live else f"escalated: risk language in the same sentence ({esc!r})"
+            return DistractorOutcome(id=d.id, flagged=True, evidence=_evidence(scan, u, hits + _hits("problem", live), why))
+    return DistractorOutcome(id=d.id, declined=declined)
+
+
+def _claim(scan: _Scan, c: ClaimSpec) -> ClaimOutcome:
+    seg, text = scan.seg, scan.seg.text
+    for u, found in sorted(_by_unit(scan, c.phrasings).items()):
+        unit = seg.units[u]
+        st = scan.stance(u)
+        if not st.asserts and st.kind != "keyword-list":
+            continue
+        for p, spans in found:
+            first, last = min(s for s, _e in spans), max(e for _s, e in spans)
+            if _phrase_negated(scan, p, u, spans) or correction_around(text, unit.start, first, last, unit.end):
+                continue
+            return ClaimOutcome(id=c.id, made=True,
+                                evidence=_evidence(scan, u, _hits("claim", [(p, spans)]), "prohibited claim asserted"))
+    return ClaimOutcome(id=c.id)
+
+
+def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] = (), *,
+                 norm: NormalizedText | None = None, timeout: float = MATCH_TIMEOUT_SECONDS) -> TextAnalysis:
+    """Decide every finding, distractor and claim of ``spec`` over ``text`` (``masked``:
+    normalized spans of quoted source text, blanked first)."""
+    seg = segment(text, masked, norm)
+    scan = _Scan(seg, timeout)
+    matches = {f.id: _matches(scan, f) for f in spec.findings}
+    dismissed = _dismissal_targets(scan, spec, matches)
+    judges = {f.id: _FindingJudge(scan, f, matches[f.id], dismissed[f.id]) for f in spec.findings}
+    for j in judges.values():
+        j.run()
+    _assign(judges)
+    findings = [_finding_outcome(judges[f.id]) for f in spec.findings]
+    distractors = [_distractor(scan, d) for d in spec.distractors]
+    claims = [_claim(scan, c) for c in spec.claims]
+    return TextAnalysis(seg, findings, distractors, claims, scan.timeouts)
