@@ -17,9 +17,9 @@ from typing import Iterable, Sequence
 
 import regex
 
-from lae.match.cues import SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
+from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
-from lae.match.normalize import NormalizedText
+from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, correction_around, dismissal_cue, dismissal_holds, escalation_cue,
                                 governed_by_negation, negated_before, stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
@@ -239,7 +239,24 @@ class _FindingJudge:
                 cue = _phrase_negated(self.scan, found[0][0], u, found[0][1])
                 self.miss("not-asserted", u, hits, f"the problem is negated ({cue!r})", f"negated: {cue}")
                 continue
-            self._judge_unit(u, live, seg.units[u].block)
+            block = seg.units[u].block
+            if seg.blocks[block].kind == "heading" and not self._heading_backed(block):
+                self.miss("not-asserted", u, hits, "named only in a heading with no asserted analysis under it",
+                          "heading")
+                continue
+            self._judge_unit(u, live, block)
+
+    def _heading_backed(self, heading: int) -> bool:
+        """A heading names the problem for the text under it: some prose sentence there that
+        asserts and names the subject (the analysis need not repeat the problem's name)."""
+        seg, text = self.scan.seg, self.scan.seg.text
+        under = [b.index for b in seg.blocks if heading in b.headings and b.kind != "heading"]
+        for u in sorted(self.scan.units_of(under) & set(self.m.subject)):
+            unit = seg.units[u]
+            words = TOKEN_RE.findall(text[unit.start:unit.end])
+            if len(words) >= 6 and any(w in FUNCTION_WORDS for w in words) and self.scan.stance(u).asserts:
+                return True
+        return False
 
     def _judge_unit(self, u: int, live: list, block: int) -> None:
         seg = self.scan.seg
