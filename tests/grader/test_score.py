@@ -78,7 +78,7 @@ def test_renamed_text_file_is_refused(ctx, tmp_path):
 
 
 def test_pasting_the_documents_scores_zero(ctx, tmp_path):
-    from lae.compiler.compile import task_document_texts
+    from lae.grader.documents import task_document_texts
 
     texts = task_document_texts(Project.at(ctx.task_dir.parents[2]), "fixture", "harbor-lease-001")
     paras = [p for t in texts for p in t.split("\n") if p.strip()]
