@@ -73,14 +73,15 @@ def main() -> None:
                     t["over"] += f.credited
                 if args.verbose and (f.credited != (want == "RAISED")):
                     ev = f.evidence or f.near_miss
+                    hits = "; ".join(f"{h.category}:{h.term}={h.text!r}" for h in ev.hits) if ev else ""
                     print(f"  {task} {kind} {f.id} label={want} credited={f.credited}: {f.reason}"
-                          + (f"\n      | {ev.text[:300]!r}" if ev else ""))
+                          + (f"\n      | {ev.text[:300]!r}\n      hits {hits[:400]}" if ev else ""))
             for d in res.distractors:
                 t["distractor_dis"] += d.flagged != (lab[d.id] == "ESCALATED")
                 if args.verbose and d.flagged != (lab[d.id] == "ESCALATED"):
                     ev = d.evidence or d.declined
                     print(f"  {task} {kind} {d.id} label={lab[d.id]} flagged={d.flagged}"
-                          + (f"\n      | {ev.text[:300]!r}" if ev else ""))
+                          + (f" {ev.reason}\n      | {ev.text[:300]!r}" if ev else ""))
             for c in res.claims:
                 t["claim_dis"] += c.made != (lab[c.id] == "MADE")
                 if args.verbose and c.made != (lab[c.id] == "MADE"):

@@ -151,7 +151,7 @@ HEDGES: tuple[str, ...] = (
     r"we have not (?:yet )?(?:assessed|analy[sz]ed|reviewed|considered|determined|formed)",
     r"(?:to be|yet to be) (?:determined|confirmed|assessed|considered)", r"remains to be seen",
     r"left (?:to|for) (?:the|a|another|other)", r"outside (?:the |our |this )?scope",
-    r"we express no", r"depends? on", r"not (?:yet )?clear",
+    r"we express no", r"not (?:yet )?clear",
 )
 HYPOTHETICAL: tuple[str, ...] = (
     r"were (?:\S+ ){0,4}to\b", r"if (?:\S+ ){0,8}(?:were|had been)\b", r"hypothetical(?:ly)?", r"in theory",

@@ -11,8 +11,10 @@ cues are found separately: the engine applies them to the whole discussion.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from dataclasses import dataclass
+from typing import Sequence
 
 import regex
 
@@ -21,11 +23,21 @@ from lae.match.cues import (ADOPTION, CORRECTION_CUES, CORRECTION_CUES_AFTER, DE
                             HEDGES, HYPOTHETICAL, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
 from lae.match.normalize import TOKEN_RE
 
-__all__ = ["Stance", "stance", "negated_before", "governed_by_negation", "dismissal_cue", "dismissal_holds", "escalation_cue",
+__all__ = ["Stance", "stance", "negated_before", "governed_by_negation", "dismissal_cue", "dismissal_holds",
+           "dismissal_cues_by_unit", "escalation_cue",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
 NEGATION_SCOPE_WORDS = 5  # a negator denies what follows within this many words (and the same clause)
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
+
+
+_LIST_SPLIT = regex.compile(r",|\s(?:and|or)\s")
+_AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
+_ANAPHOR_END = regex.compile(r"(?:this|that|which|it|what)\s*$")
+_NOT_END = regex.compile(r"(?:not|never)\s+$")
+_CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
+                           r"provided that)(?![\p{L}])")
+_TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])")
 
 
 def _alt(cues: tuple[str, ...]) -> regex.Pattern:
@@ -73,7 +85,7 @@ def is_keyword_list(text: str) -> bool:
     """A bare list of terms: five or more comma-separated segments, mostly short, and almost no
     function words (terse notes with dashes, semicolons and parentheses are not lists)."""
     tokens = TOKEN_RE.findall(text)
-    segments = [s for s in regex.split(r",|\s(?:and|or)\s", text) if s.strip()]
+    segments = [s for s in _LIST_SPLIT.split(text) if s.strip()]
     if len(segments) < 5 or len(tokens) < 8:
         return False
     short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 5)
@@ -97,7 +109,7 @@ def _reported(text: str, start: int, end: int, pos: int) -> str | None:
         for b in pats["clause_break"].finditer(text, start, m.start()):
             clause_start = b.end()
         before = text[clause_start:m.start()]
-        if pats["we"].search(before) or regex.search(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$", before):
+        if pats["we"].search(before) or _AS_LEAD.search(before):
             continue
         return m.group(0)
     return None
@@ -116,19 +128,34 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
         for m in pats[kind].finditer(text, start, end):
             if _governs(text, m.end(), pos) or m.start() >= pos and not pats["strong_break"].search(text, pos, m.start()):
                 return Stance(kind, m.group(0))
-    m = pats["other_matter"].search(text, start, end)
-    if m:
-        return Stance("other-matter", m.group(0))
+    for m in pats["other_matter"].finditer(text, start, end):
+        if _same_clause(text, m.start(), m.end(), pos):
+            return Stance("other-matter", m.group(0))
     m = pats["definition"].search(text, start, min(end, start + 70))
-    if m and not regex.search(r"(?:this|that|which|it|what)\s*$", text[start:m.start()]):
+    if m and not _ANAPHOR_END.search(text[start:m.start()]):
         return Stance("definition", m.group(0))
     cue = _reported(text, start, end, pos)
     if cue:
         return Stance("reported", cue)
-    cells = unit.split("|") if row else [unit]
-    if any(is_keyword_list(c) for c in cells):
+    if is_keyword_list(_cell_at(text, start, end, pos) if row else unit):
         return Stance("keyword-list", "a bare list of terms")
     return Stance(None)
+
+
+def _cell_at(text: str, start: int, end: int, pos: int) -> str:
+    """The table cell of the row ``text[start:end]`` that holds ``pos`` (the whole row if none)."""
+    if pos >= end:
+        return text[start:end]
+    left = text.rfind("|", start, pos)
+    right = text.find("|", pos, end)
+    return text[left + 1 if left >= 0 else start:right if right >= 0 else end]
+
+
+def _same_clause(text: str, cue_start: int, cue_end: int, pos: int) -> bool:
+    """Is a cue at ``cue_start:cue_end`` in the same clause as ``pos`` (no strong break between)?"""
+    if cue_end <= pos:
+        return not _patterns()["strong_break"].search(text, cue_end, pos)
+    return not _patterns()["strong_break"].search(text, pos, cue_start)
 
 
 def negated_before(text: str, unit_start: int, pos: int) -> str | None:
@@ -165,18 +192,32 @@ def dismissal_cue(text: str, start: int, end: int) -> str | None:
     return None
 
 
+def dismissal_cues_by_unit(text: str, units: Sequence[tuple[int, int]]) -> dict[int, str]:
+    """:func:`dismissal_cue` for every unit at once (one scan of the text): unit index -> cue."""
+    starts = [s for s, _e in units]
+    out: dict[int, str] = {}
+    for m in _patterns()["dismissal"].finditer(text):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i < 0 or i in out or m.end() > units[i][1]:
+            continue
+        if dismissal_holds(text, units[i][0], m.start(), m.end(), units[i][1]):
+            out[i] = m.group(0)
+    return out
+
+
 def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: int) -> bool:
     """Does a dismissal found at ``cue_start:cue_end`` of the unit ``start:end`` stand?"""
     pats = _patterns()
-    if regex.search(r"(?:not|never)\s+$", text[max(start, cue_start - 8):cue_start]):
+    if _NOT_END.search(text[max(start, cue_start - 8):cue_start]):
         return False
     clause = start
     for b in pats["clause_break"].finditer(text, start, cue_start):
         clause = b.end()
-    if regex.search(r"(?<![\p{L}])(?:if|unless|whether|even if|were)(?![\p{L}])", text[clause:cue_start]):
-        return False
-    return not regex.search(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])",
-                            text[cue_end:end])
+    if _CONDITION.search(text[clause:cue_start]):
+        return False  # a condition or a purpose ("... so that it does not raise ..."), not a conclusion
+    if text[start:cue_start].count('"') % 2 == 1:
+        return False  # inside a quotation: someone else's words
+    return not _TURN.search(text[cue_end:end])
 
 
 def escalation_cue(text: str, start: int, end: int) -> str | None:
