@@ -86,9 +86,15 @@ class _Scan:
         terms = split_phrase(phrase.phrase)
         if len(terms) != len(phrase.parts):
             terms = [None] * len(phrase.parts)  # type: ignore[list-item]
-        per_part = [self.pattern(p, t) for p, t in zip(phrase.parts, terms)]
-        units = set(per_part[0]).intersection(*per_part[1:]) if per_part else set()
-        return {u: [pp[u][0] for pp in per_part] for u in sorted(units)}
+        per_part: list[Spans] = []
+        units: set[int] | None = None
+        for p, t in zip(phrase.parts, terms):
+            hits = self.pattern(p, t)
+            units = set(hits) if units is None else units & set(hits)
+            if not units:
+                return {}  # later parts need not be scanned
+            per_part.append(hits)
+        return {u: [pp[u][0] for pp in per_part] for u in sorted(units or ())}
 
     def stance(self, u: int, pos: int | None = None) -> Stance:
         """The unit's stance toward what starts at ``pos`` (cached for the whole unit)."""
