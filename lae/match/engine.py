@@ -21,7 +21,7 @@ from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, correction_around, dismissal_cues_by_unit, dismissal_holds, escalation_cue,
-                                governed_by_negation, negated_before, stance)
+                                governed_by_negation, is_keyword_list, negated_before, stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import split_phrase
@@ -31,7 +31,7 @@ __all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "BEST_MATCH_
 
 MATCH_TIMEOUT_SECONDS = 2.0
 BEST_MATCH_RATIO = 0.6  # a discussion goes to the findings scoring at least this share of the best one
-_NEGATION_IN_PHRASE = regex.compile(r"(?<![\p{L}])(?:not|no|never|without|cannot|lack\w*|absen\w*|fail\w*|un\w+|non\w*|n't)(?![\p{L}])")
+_NEGATION_IN_PHRASE = regex.compile(r"(?<![\p{L}])(?:not|no|never|none|nothing|nor|without|cannot|\w+n't)(?![\p{L}])")
 
 Spans = dict[int, list[tuple[int, int]]]  # unit index -> spans
 
@@ -58,6 +58,7 @@ class _Scan:
         self._hits: dict[str, Spans] = {}
         self._stance: dict[tuple[int, int | None], Stance] = {}
         self._dismissals: dict[int, str] | None = None
+        self._lists: dict[int, bool] = {}
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
         for u in seg.units:
             self.block_units[u.block].append(u.index)
@@ -105,9 +106,18 @@ class _Scan:
             block = self.seg.blocks[unit.block]
             if block.section == "recital":
                 got = Stance("recital", "a glossary, chronology, background or facts section")
+            elif block.kind != "row" and self.block_is_list(block.index):
+                got = Stance("keyword-list", "a paragraph that is a bare list of terms")
             else:
                 got = stance(self.seg.text, unit.start, unit.end, pos, row=block.kind == "row")
             self._stance[key] = got
+        return got
+
+    def block_is_list(self, b: int) -> bool:
+        got = self._lists.get(b)
+        if got is None:
+            block = self.seg.blocks[b]
+            got = self._lists[b] = is_keyword_list(self.seg.text[block.start:block.end])
         return got
 
     def dismissal_cues(self) -> dict[int, str]:
@@ -137,12 +147,13 @@ def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
 
 
 def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence[tuple[int, int]]) -> str | None:
-    """A negator before any part (its clause, a few words) or a governing negation before the phrase."""
-    if _NEGATION_IN_PHRASE.search(phrase.phrase.lower()):
-        return None  # the absence is the problem ("no recourse", "without + license")
+    """A governing negation before the phrase, or a negator before any part (its clause, a few
+    words). A phrase that carries its own negator ("no recourse", "without + license": the absence
+    is the problem) is checked before its first part only, so its own negator does not count."""
     text, start = scan.seg.text, scan.seg.units[u].start
     first = min(s for s, _e in spans)
-    for s, _e in spans:
+    starts = [first] if _NEGATION_IN_PHRASE.search(phrase.phrase.lower()) else [s for s, _e in spans]
+    for s in starts:
         cue = negated_before(text, start, s)
         if cue:
             return cue

@@ -176,9 +176,14 @@ def negated_before(text: str, unit_start: int, pos: int) -> str | None:
 
 
 def governed_by_negation(text: str, unit_start: int, pos: int) -> str | None:
-    """A main-clause negation governing what follows ("nothing suggests that", "we do not say that")."""
-    m = _patterns()["governing"].search(text, unit_start, pos)
-    return m.group(0) if m else None
+    """A main-clause negation governing what follows ("nothing suggests that", "we do not say
+    that"): within the clause, or anywhere after it when it opens the sentence (a sentence-initial
+    "It is not the case that ..." denies the whole sentence)."""
+    pats = _patterns()
+    for m in pats["governing"].finditer(text, unit_start, pos):
+        if len(TOKEN_RE.findall(text, unit_start, m.start())) <= 2 or _governs(text, m.end(), pos):
+            return m.group(0)
+    return None
 
 
 def dismissal_cue(text: str, start: int, end: int) -> str | None:
