@@ -21,7 +21,7 @@ from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, correction_around, dismissal_cues_by_unit, dismissal_holds, escalation_cue,
-                                governed_by_negation, is_keyword_list, negated_before, stance)
+                                count_negators, governed_by_negation, is_keyword_list, negated_before, stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import split_phrase
@@ -151,12 +151,17 @@ def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence
     words). A phrase that carries its own negator ("no recourse", "without + license": the absence
     is the problem) is checked before its first part only, so its own negator does not count."""
     text, start = scan.seg.text, scan.seg.units[u].start
-    first = min(s for s, _e in spans)
-    starts = [first] if _NEGATION_IN_PHRASE.search(phrase.phrase.lower()) else [s for s, _e in spans]
-    for s in starts:
-        cue = negated_before(text, start, s)
-        if cue:
-            return cue
+    first, last = min(s for s, _e in spans), max(e for _s, e in spans)
+    own = len(_NEGATION_IN_PHRASE.findall(phrase.phrase.lower()))
+    if own:
+        # the phrase's own negator(s) may match anywhere in it; one more negator near it is a denial
+        if count_negators(text, start, first, last) > own:
+            return "a further negation"
+    else:
+        for s, _e in spans:
+            cue = negated_before(text, start, s)
+            if cue:
+                return cue
     return governed_by_negation(text, start, first)
 
 

@@ -23,7 +23,7 @@ from lae.match.cues import (ADOPTION, CORRECTION_CUES, CORRECTION_CUES_AFTER, DE
                             HEDGES, HYPOTHETICAL, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
 from lae.match.normalize import TOKEN_RE
 
-__all__ = ["Stance", "stance", "negated_before", "governed_by_negation", "dismissal_cue", "dismissal_holds",
+__all__ = ["Stance", "stance", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds",
            "dismissal_cues_by_unit", "escalation_cue",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
@@ -173,6 +173,19 @@ def negated_before(text: str, unit_start: int, pos: int) -> str | None:
         if not any(s <= m.start() < e for s, e in pseudo):
             return m.group(0)
     return None
+
+
+def count_negators(text: str, unit_start: int, first: int, last: int) -> int:
+    """Negators (pseudo-negations excluded) from a few words before ``first`` (same clause) to ``last``."""
+    pats = _patterns()
+    lo = unit_start
+    for b in pats["clause_break"].finditer(text, unit_start, first):
+        lo = b.end()
+    words = list(TOKEN_RE.finditer(text, lo, first))[-NEGATION_SCOPE_WORDS:]
+    scope = words[0].start() if words else first
+    pseudo = [m.span() for m in pats["pseudo"].finditer(text, max(lo, scope - 12), last)]
+    return sum(1 for m in pats["negator"].finditer(text, scope, last)
+               if not any(s <= m.start() < e for s, e in pseudo))
 
 
 def governed_by_negation(text: str, unit_start: int, pos: int) -> str | None:
