@@ -6,7 +6,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
-           "REPORTED", "ADOPTION", "OTHER_MATTER", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
+           "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER",
            "FUNCTION_WORDS", "severity_terms_for"]
@@ -106,7 +106,7 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"express no view", r"draw no conclusion", r"no conclusion", r"not worth (?:raising|pursuing|escalating)",
     r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|exempt|cured|resolved|moot)",
     r"nothing (?:for \S+ |further )?to (?:address|do|flag|report)", r"nothing further",
-    r"need not", r"no need", r"(?:is|are|was|were|be) (?:not |un)necessary", r"(?:do|does|would) not recommend",
+    r"need not", r"no need", r"(?:do|does|would) not recommend",
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
     r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
     r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
@@ -169,7 +169,7 @@ REPORTED: tuple[str, ...] = (
     # a document reciting: "the agreement provides", "Section 4.2 states", "the email says"
     r"(?:agreement|section|clause|policy|plan|contract|letter|e-?mail|memo|document|term sheet|schedule|handbook|"
     r"minutes|deck|report|notice|offer|form|exhibit|article|resolution|charter|bylaws?|record|file|log|roster)s? "
-    r"(?:\S+ ){0,3}(?:provides?|reads|recites?|sets? out|lists|records|stipulates?|describes?|shows?)",
+    r"(?:\S+ ){0,3}(?:provides?|reads|recites?|sets? out|lists|records|stipulates?|describes?)",
     r"provides? that", r"provided that",
 )
 ADOPTION: tuple[str, ...] = (
@@ -182,7 +182,10 @@ OTHER_MATTER: tuple[str, ...] = (
     r"in other (?:industries|contexts|cases|matters|companies|jurisdictions|transactions|deals)",
     r"some (?:companies|employers|businesses|firms|clients|acquirers|buyers|boards|exporters)",
     r"(?:generally|in general|as a general (?:matter|rule)|typically|ordinarily|usually|as a rule)",
-    # the law stated in the abstract: "Labor Code 3700 requires employers to ...", "the FLSA applies ..."
+)
+# The law stated in the abstract, as the subject of its sentence: "Labor Code 3700 requires
+# employers to ...", "The FLSA applies ...", "Employers must ..." (checked at a sentence start only).
+LAW_IN_ABSTRACT: tuple[str, ...] = (
     r"(?:act|code|rule|regulations?|statute|law|flsa|ear|itar|warn act|title vii|ada|pwfa)(?: (?:section |§ ?)?[\d.()a-z]+)? "
     r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses)",
     r"(?:employers|companies|acquirers|exporters|parties|boards|directors) (?:must|may|are required to|cannot|generally)",

@@ -162,7 +162,7 @@ def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence
             cue = negated_before(text, start, s)
             if cue:
                 return cue
-    return governed_by_negation(text, start, first)
+    return governed_by_negation(text, start, max(s for s, _e in spans))
 
 
 DISMISSAL_PART_SPAN = 80  # a finding-specific dismissal's parts must lie this close together (characters)

@@ -20,14 +20,15 @@ import regex
 
 from lae.match.cues import (ADOPTION, CORRECTION_CUES, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
-                            HEDGES, HYPOTHETICAL, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
+                            HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds",
            "dismissal_cues_by_unit", "escalation_cue",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
-NEGATION_SCOPE_WORDS = 5  # a negator denies what follows within this many words (and the same clause)
+NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words (and the same clause);
+# single letters ("c.f.r.", "s.") do not count as words
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
 
@@ -58,6 +59,7 @@ def _patterns() -> dict[str, regex.Pattern]:
         "reported": _alt(REPORTED),
         "adoption": _alt(ADOPTION),
         "other_matter": _alt(OTHER_MATTER),
+        "law": _alt(LAW_IN_ABSTRACT),
         "definition": _alt(DEFINITION),
         "escalation": _alt(ESCALATION_V2),
         "correction": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES)),
@@ -83,13 +85,16 @@ class Stance:
 
 def is_keyword_list(text: str) -> bool:
     """A bare list of terms: five or more comma-separated segments, mostly short, and almost no
-    function words (terse notes with dashes, semicolons and parentheses are not lists)."""
+    function words, or eight or more, mostly short, with few (terse notes with dashes, semicolons
+    and parentheses are not lists)."""
     tokens = TOKEN_RE.findall(text)
     segments = [s for s in _LIST_SPLIT.split(text) if s.strip()]
     if len(segments) < 5 or len(tokens) < 8:
         return False
     short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 5)
     function = sum(1 for t in tokens if t in FUNCTION_WORDS and t not in ("and", "or"))
+    if len(segments) >= 8 and short >= 0.75 * len(segments) and function <= 0.2 * len(tokens):
+        return True  # a long run of short comma-separated items: an inventory, not an analysis
     return short >= 0.7 * len(segments) and function <= 0.12 * len(tokens)
 
 
@@ -131,6 +136,9 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
     for m in pats["other_matter"].finditer(text, start, end):
         if _same_clause(text, m.start(), m.end(), pos):
             return Stance("other-matter", m.group(0))
+    m = pats["law"].search(text, start, end)
+    if m and len(TOKEN_RE.findall(text, start, m.start())) <= 3:
+        return Stance("law-in-abstract", m.group(0))
     m = pats["definition"].search(text, start, min(end, start + 70))
     if m and not _ANAPHOR_END.search(text[start:m.start()]):
         return Stance("definition", m.group(0))
@@ -164,7 +172,7 @@ def negated_before(text: str, unit_start: int, pos: int) -> str | None:
     lo = unit_start
     for b in pats["clause_break"].finditer(text, unit_start, pos):
         lo = b.end()
-    words = list(TOKEN_RE.finditer(text, lo, pos))[-NEGATION_SCOPE_WORDS:]
+    words = [w for w in TOKEN_RE.finditer(text, lo, pos) if len(w.group()) > 1][-NEGATION_SCOPE_WORDS:]
     if not words:
         return None
     scope_start = words[0].start()
@@ -181,7 +189,7 @@ def count_negators(text: str, unit_start: int, first: int, last: int) -> int:
     lo = unit_start
     for b in pats["clause_break"].finditer(text, unit_start, first):
         lo = b.end()
-    words = list(TOKEN_RE.finditer(text, lo, first))[-NEGATION_SCOPE_WORDS:]
+    words = [w for w in TOKEN_RE.finditer(text, lo, first) if len(w.group()) > 1][-NEGATION_SCOPE_WORDS:]
     scope = words[0].start() if words else first
     pseudo = [m.span() for m in pats["pseudo"].finditer(text, max(lo, scope - 12), last)]
     return sum(1 for m in pats["negator"].finditer(text, scope, last)
