@@ -154,8 +154,12 @@ def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence
     first, last = min(s for s, _e in spans), max(e for _s, e in spans)
     own = len(_NEGATION_IN_PHRASE.findall(phrase.phrase.lower()))
     if own:
-        # the phrase's own negator(s) may match anywhere in it; one more negator near it is a denial
-        if count_negators(text, start, first, last) > own:
+        # Count negators from a few words before the phrase's first content part to its end: more
+        # than the phrase's own means one more denial ("does not involve ... is not management").
+        parts = split_phrase(phrase.phrase)
+        content = [s for (s, _e), part in zip(spans, parts) if not _NEGATION_IN_PHRASE.fullmatch(part.lower())]
+        anchor = min(content) if content else first
+        if count_negators(text, start, anchor, last) > own:
             return "a further negation"
     else:
         for s, _e in spans:

@@ -34,7 +34,7 @@ _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
 _LIST_SPLIT = regex.compile(r",|\s(?:and|or)\s")
 _AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
-_ANAPHOR_END = regex.compile(r"(?:this|that|which|it|what)\s*$")
+_ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
 _NOT_END = regex.compile(r"(?:not|never)\s+$")
 _CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
                            r"provided that)(?![\p{L}])")
