@@ -74,6 +74,12 @@ def main() -> None:
                 if args.verbose and (f.credited != (want == "RAISED")):
                     ev = f.evidence or f.near_miss
                     hits = "; ".join(f"{h.category}:{h.term}={h.text!r}" for h in ev.hits) if ev else ""
+                    prob = [h for h in ev.hits if h.category == "problem"] if ev else []
+                    if prob:
+                        text = res.graded_text
+                        a = max(text.rfind(". ", 0, prob[0].span[0]), text.rfind("\n", 0, prob[0].span[0]))
+                        b = min(x for x in (text.find(". ", prob[0].span[1]), text.find("\n", prob[0].span[1]), len(text)) if x >= 0)
+                        hits = f"UNIT {text[a + 1:b + 1].strip()!r}\n      {hits}"
                     print(f"  {task} {kind} {f.id} label={want} credited={f.credited}: {f.reason}"
                           + (f"\n      | {ev.text[:300]!r}\n      hits {hits[:400]}" if ev else ""))
             for d in res.distractors:

@@ -142,7 +142,8 @@ GOVERNING_NEGATION: tuple[str, ...] = (
 )
 # Sentence-level: the point is a question, a possibility to look at, or left open.
 HEDGES: tuple[str, ...] = (
-    r"whether(?! or not)",
+    r"whether(?! or not)", r"in (?:certain|some) (?:circumstances|cases)", r"where applicable", r"if applicable",
+    r"(?:may|might|could) be (?:required|needed|necessary|applicable|relevant|triggered|at issue)",
     r"(?:could|may|might) (?:potentially |possibly |also )?(?:raise|implicate|warrant|merit|be implicated|be relevant|"
     r"be worth|have been|give rise to questions|need to be)", r"raises? questions?", r"potentially", r"possibly",
     r"(?:should|must|may|might|could|would) (?:also )?be (?:reviewed|evaluated|assessed|considered|examined|confirmed|"
@@ -189,6 +190,9 @@ LAW_IN_ABSTRACT: tuple[str, ...] = (
     r"(?:act|code|rule|regulations?|statute|law|flsa|ear|itar|warn act|title vii|ada|pwfa)(?: (?:section |§ ?)?[\d.()a-z]+)? "
     r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses)",
     r"(?:employers|companies|acquirers|exporters|parties|boards|directors) (?:must|may|are required to|cannot|generally)",
+    r"(?:courts|delaware courts|case law|the case law|commentators|regulators|plaintiffs|private plaintiffs) "
+    r"(?:have|has|may|can|often|frequently|routinely)",
+    r"\S+ (?:\S+ )?(?:have|has) been the subject of",
 )
 DEFINITION: tuple[str, ...] = (
     r"means", r"refers to", r"(?:is|are) defined (?:as|in)", r"shall mean", r"as used (?:in|here)", r"stands for",

@@ -469,7 +469,9 @@ def _distractor(scan: _Scan, d: DistractorSpec) -> DistractorOutcome:
         hits = _hits("distractor", found)
         st = scan.stance(u, found[0][1][0][0])
         cue = scan.dismissal_cues().get(u)
-        if seg.blocks[unit.block].section == "declined" or cue or not st.asserts:
+        # a hedged or hypothetical mention still escalates ("issues may arise"): only a denial,
+        # a question, someone else's view, a recital or another matter keeps it neutral
+        if seg.blocks[unit.block].section == "declined" or cue or st.kind not in (None, "hedge", "hypothetical"):
             why = f"mentioned and declined ({cue!r})" if cue else f"mentioned, not asserted ({st.kind or 'declined section'})"
             declined = declined or _evidence(scan, u, hits, why, st.kind)
             continue

@@ -33,6 +33,7 @@ _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
 
 _LIST_SPLIT = regex.compile(r",|\s(?:and|or)\s")
+_SENTENCE_END = regex.compile(r"[.!?](?:\s|$)")
 _AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
 _ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
 _NOT_END = regex.compile(r"(?:not|never)\s+$")
@@ -85,15 +86,17 @@ class Stance:
 
 def is_keyword_list(text: str) -> bool:
     """A bare list of terms: five or more comma-separated segments, mostly short, and almost no
-    function words, or eight or more, mostly short, with few (terse notes with dashes, semicolons
-    and parentheses are not lists)."""
+    function words, or eight or more (six or more per sentence), mostly short, with few (terse
+    notes with dashes, semicolons and parentheses are not lists)."""
     tokens = TOKEN_RE.findall(text)
     segments = [s for s in _LIST_SPLIT.split(text) if s.strip()]
     if len(segments) < 5 or len(tokens) < 8:
         return False
     short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 5)
     function = sum(1 for t in tokens if t in FUNCTION_WORDS and t not in ("and", "or"))
-    if len(segments) >= 8 and short >= 0.75 * len(segments) and function <= 0.2 * len(tokens):
+    sentences = max(1, len(_SENTENCE_END.findall(text)))
+    if len(segments) >= 8 and len(segments) >= 6 * sentences and short >= 0.75 * len(segments) \
+            and function <= 0.2 * len(tokens):
         return True  # a long run of short comma-separated items: an inventory, not an analysis
     return short >= 0.7 * len(segments) and function <= 0.12 * len(tokens)
 
