@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import tempfile
 from collections import defaultdict
 from pathlib import Path
+
+import yaml
 
 from lae.compiler.compile import CompileOptions, _assemble
 from lae.compiler.keys import KEY_SCHEMA_VERSION
@@ -24,6 +28,7 @@ from lae.grader.results import ReleaseInfo
 from lae.grader.score import TaskContext, score_files
 from lae.match.masking import SourceIndex
 from lae.project import Project
+from lae.render import markdown_to_docx
 
 
 def _context(project: Project, pocket: str, task: str) -> TaskContext:
@@ -41,24 +46,49 @@ def _matters(root: Path):
         yield labels.parent.parent.name, labels.parent.name, labels.parent
 
 
+def _validation_sets(project: Project):
+    """``keys_private/<pocket>/validation/<task>/``: ``<id>.md`` memos and ``labels.yaml``."""
+    for labels in sorted(project.root.glob("keys_private/*/validation/*/labels.yaml")):
+        yield labels.parent.parent.parent.name, labels.parent.name, labels.parent
+
+
+def _validation_memos(folder: Path, deliverable: str, tmp: Path) -> dict[str, tuple[list[Path], dict[str, str]]]:
+    data = yaml.safe_load((folder / "labels.yaml").read_text(encoding="utf-8"))
+    out = {}
+    for memo_id, memo in sorted(data["memos"].items()):
+        target = tmp / folder.name / memo_id / deliverable
+        target.parent.mkdir(parents=True, exist_ok=True)
+        markdown_to_docx((folder / f"{memo_id}.md").read_text(encoding="utf-8"), target)
+        labels = {k: v["label"] for k, v in memo["labels"].items()}
+        out[memo.get("kind", memo_id)] = ([target], labels)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memos", default=str(Path(__file__).resolve().parents[2] / "shared" / "fidelity"))
     parser.add_argument("--root", default=None)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--validation", action="store_true",
+                        help="score the project's own validation sets (keys_private/*/validation/) instead")
     args = parser.parse_args()
     project = Project.at(args.root)
     release = ReleaseInfo(reportable=False, reason="development measurement")
     tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for pocket, task, folder in _matters(Path(args.memos)):
+    tmp = Path(tempfile.mkdtemp(prefix="lae-fidelity-"))
+    sets = _validation_sets(project) if args.validation else _matters(Path(args.memos))
+    for pocket, task, folder in sets:
         try:
             ctx = _context(project, pocket, task)
         except Exception as exc:  # a v1 key: not measurable with this grader
             print(f"skipped {task}: {str(exc).splitlines()[0]}")
             continue
-        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
-        for kind, lab in sorted(labels.items()):
-            files = sorted((folder / kind).glob("*.docx"))
+        if args.validation:
+            memos = _validation_memos(folder, ctx.anchors.deliverables[0], tmp)
+        else:
+            labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+            memos = {kind: (sorted((folder / kind).glob("*.docx")), lab) for kind, lab in labels.items()}
+        for kind, (files, lab) in sorted(memos.items()):
             res = score_files(ctx, files, release=release)
             t = tally[kind]
             t["memos"] += 1
@@ -93,6 +123,7 @@ def main() -> None:
                 if args.verbose and c.made != (lab[c.id] == "MADE"):
                     print(f"  {task} {kind} {c.id} label={lab[c.id]} made={c.made}"
                           + (f"\n      | {c.evidence.text[:300]!r}" if c.evidence else ""))
+    shutil.rmtree(tmp, ignore_errors=True)
     print("kind  memos  over-credit        under-credit       distr.dis claim.dis mean-reward")
     total = defaultdict(float)
     for kind, t in sorted(tally.items()):

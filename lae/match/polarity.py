@@ -68,6 +68,8 @@ def _patterns() -> dict[str, regex.Pattern]:
         "we": _alt((r"we", r"our", r"us", r"i", r"this memo", r"in our")),
         "strong_break": regex.compile(r"[;:]|\u2014| - |, (?:so|and|but|which)\b|" + _B +
                                       r"(?:but|however|because|since|therefore|so that|although|though|whereas)" + _E),
+        # after what it qualifies, a hedge must share its clause: a conjunction starts another one
+        "after_break": regex.compile(r"[;:,]|\u2014| - |" + _B + r"(?:and|so|which|while|but|however|because|since)" + _E),
         "clause_break": regex.compile(r"[;:]| - |\u2014|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
     }
 
@@ -134,7 +136,7 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
         return Stance("question", "?")
     for kind in ("hedge", "hypothetical"):
         for m in pats[kind].finditer(text, start, end):
-            if _governs(text, m.end(), pos) or m.start() >= pos and not pats["strong_break"].search(text, pos, m.start()):
+            if _governs(text, m.end(), pos) or m.start() >= pos and not pats["after_break"].search(text, pos, m.start()):
                 return Stance(kind, m.group(0))
     for m in pats["other_matter"].finditer(text, start, end):
         if _same_clause(text, m.start(), m.end(), pos):
