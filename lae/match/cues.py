@@ -142,7 +142,7 @@ GOVERNING_NEGATION: tuple[str, ...] = (
 )
 # Sentence-level: the point is a question, a possibility to look at, or left open.
 HEDGES: tuple[str, ...] = (
-    r"whether(?! or not)", r"in (?:certain|some) (?:circumstances|cases)", r"where applicable", r"if applicable",
+    r"whether(?! or not)", r"in (?:certain|some) (?:circumstances|cases)", r"depending (?:on|upon)", r"where applicable", r"if applicable",
     r"(?:may|might|could) be (?:required|needed|necessary|applicable|relevant|triggered|at issue)",
     r"(?:could|may|might) (?:potentially |possibly |also )?(?:raise|implicate|warrant|merit|be implicated|be relevant|"
     r"be worth|have been|give rise to questions|need to be)", r"raises? questions?", r"potentially", r"possibly",
