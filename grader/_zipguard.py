@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import struct
 import xml.parsers.expat
@@ -92,9 +93,14 @@ _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP_LOCAL = b"PK\x03\x04"
 _ZIP_EMPTY = b"PK\x05\x06"
 _ZIP_CENTRAL = b"PK\x01\x02"
+#: Encodings a DOCTYPE could hide in when expat cannot read a member: every Unicode form
+#: libxml2 detects by itself (UTF-8/16/32 either byte order) and the EBCDIC pages it knows.
+#: A member that *declares* another encoding is decoded with that codec too (see _scan_xml).
+_SCAN_ENCODINGS = ("ascii", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "cp037", "cp500", "cp1140")
 _DOCTYPE_MARKERS = tuple(
-    marker.encode(enc) for marker in ("<!DOCTYPE", "<!ENTITY") for enc in ("ascii", "utf-16-le", "utf-16-be")
+    marker.encode(enc) for marker in ("<!DOCTYPE", "<!ENTITY") for enc in _SCAN_ENCODINGS
 )
+_DECLARED_ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?<\?xml[^>]{0,200}?encoding\s*=\s*["']([A-Za-z0-9._-]{1,40})["']""")
 
 
 class Refusal(Exception):
@@ -235,8 +241,20 @@ def _scan_xml(name: str, data: bytes) -> None:
     except _DTDFound:
         raise Refusal(f"has zip member {name!r} declaring a DOCTYPE or entities (XML bomb/XXE risk)") from None
     except (xml.parsers.expat.ExpatError, ValueError, UnicodeError, LookupError):
-        if any(marker in data for marker in _DOCTYPE_MARKERS):
+        if any(marker in data for marker in _DOCTYPE_MARKERS) or _declares_in_own_encoding(data):
             raise Refusal(f"has zip member {name!r} declaring a DOCTYPE or entities (XML bomb/XXE risk)") from None
+
+
+def _declares_in_own_encoding(data: bytes) -> bool:
+    """Decode with the encoding the member declares (e.g. UTF-7) and look for the markers."""
+    found = _DECLARED_ENCODING.match(data)
+    if not found:
+        return False
+    try:
+        text = data.decode(found.group(1).decode("ascii"), errors="replace")
+    except LookupError:
+        return False  # unknown to Python: libxml2 refuses an encoding it cannot convert either
+    return "<!DOCTYPE" in text or "<!ENTITY" in text
 
 
 @dataclass

@@ -20,11 +20,11 @@ Rules:
 * ``.md``/``.txt`` must be UTF-8 without NUL bytes.
 * Any other declared extension is refused, naming the supported ones.
 
-Hard limits (module constants of :mod:`lae.grader._zipguard`, re-exported here):
-file size 25 MiB; 2,000 zip entries; 50 MiB per member and 200 MiB in total
-inflated (counted while streaming); 10 MiB per XML member and 25 MiB of XML in
-total; compression ratio 200:1 past 1 MiB; XML nesting 256 (libxml2); no
-DOCTYPE/entities in any XML member; 5,000,000 characters of text.
+Hard limits: the module constants of :mod:`lae.grader._zipguard` (``MAX_FILE_BYTES``,
+``MAX_ENTRIES``, ``MAX_MEMBER_BYTES``, ``MAX_TOTAL_BYTES``, ``MAX_XML_MEMBER_BYTES``,
+``MAX_TOTAL_XML_BYTES``, ``MAX_COMPRESSION_RATIO`` past ``RATIO_GRACE_BYTES``,
+``MAX_XML_DEPTH``, ``MAX_TEXT_CHARS``), documented there and in SPEC.md §8.3 with their
+values; no DOCTYPE/entities in any XML member, in any encoding the parser accepts.
 """
 
 from __future__ import annotations

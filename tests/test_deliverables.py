@@ -10,6 +10,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import pydantic
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -242,7 +243,7 @@ def test_require_raises_deliverable_error(tmp_path: Path) -> None:
 
 def test_result_is_frozen(tmp_path: Path) -> None:
     result = read_deliverable(tmp_path / "memo.docx", "memo.docx")
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="frozen"):
         result.ok = True  # type: ignore[misc]
 
 

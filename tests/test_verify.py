@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
+import pydantic
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -56,7 +57,7 @@ def test_verify_writes_nothing(frozen: Path) -> None:
 
 def test_verified_release_is_immutable(frozen: Path) -> None:
     release = verify_pocket(Project.at(frozen), POCKET)
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="frozen"):
         release.root = "0" * 64  # type: ignore[misc]
 
 

@@ -9,6 +9,7 @@ documents folder, and never keys or anchors.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -197,6 +198,9 @@ class TaskTools:
             names = [document]
         hits: list[str] = []
         total = 0
+        # One budget for the whole call (not per line): a pattern that backtracks on every line
+        # of a long document must still answer within GREP_TIMEOUT_SECONDS.
+        deadline = time.monotonic() + GREP_TIMEOUT_SECONDS
         for name in names:
             try:
                 pages = self.store.pages(name)
@@ -205,7 +209,7 @@ class TaskTools:
             for page_no, page in enumerate(pages, 1):
                 for line in page.split("\n"):
                     try:
-                        found = compiled.search(line, timeout=GREP_TIMEOUT_SECONDS)
+                        found = compiled.search(line, timeout=max(deadline - time.monotonic(), 0.001))
                     except TimeoutError:
                         return f"Error: the pattern took longer than {GREP_TIMEOUT_SECONDS}s on {name}; simplify it."
                     if found:

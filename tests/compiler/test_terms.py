@@ -81,15 +81,20 @@ def test_a_term_always_matches_its_own_variants(parts, data):
     assert matches(term, prefix + variant + suffix), (term, prefix + variant + suffix)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(words, min_size=2, max_size=4), st.text(max_size=60), st.text(max_size=60))
-def test_a_matcher_never_matches_across_a_paragraph_break(parts, before, after):
+LINE_BREAKS = ["\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\u2028", "\u2029", "\x85", "\x0b", "\x0c"]
+no_letters = st.text(alphabet=" .,;:()0123456789", max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(words, min_size=2, max_size=4), st.sampled_from(LINE_BREAKS), no_letters, no_letters)
+def test_a_term_broken_by_any_line_break_never_matches(parts, brk, before, after):
+    """A term split by any line or paragraph break (LF, CRLF, CR, U+2028/9, NEL, VT, FF) never matches."""
     term = " ".join(parts)
-    split_at = 1 + len(parts) // 2 - 1 if len(parts) > 1 else 1
-    broken = " ".join(parts[:split_at]) + "\n\n" + " ".join(parts[split_at:])
-    text = normalize(before + broken + after).text
-    for m in regex.finditer(term_regex(term), text):
-        assert "\n" not in m.group(0)
+    split_at = max(1, len(parts) // 2)
+    broken = " ".join(parts[:split_at]) + brk + " ".join(parts[split_at:])
+    text = normalize(f"{before} {broken} {after}").text
+    assert not regex.search(term_regex(term), text), (term, brk, text)
+    assert regex.search(term_regex(term), normalize(f"{before} {term} {after}").text)  # the unbroken term does
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,0 +1,169 @@
+"""Mutation check: break each contract that matters, in a temporary copy, and show which test catches it.
+
+Each breakage is a small targeted patch (an exact text replacement in one source file) that
+turns off one guard the project claims: quote masking, dismissal, verify's coverage of a file
+kind, the reward formula, the deliverable format rule, the leak check, and so on. For each,
+the script copies the tracked tree, applies the patch, and runs the tests named for that
+contract against the copy. A breakage is *caught* when a test fails; a *survivor* means the
+suite no longer proves the contract, and the script exits 1. A patch whose text is not found
+(the code moved) is *stale*, also exit 1: update the table in the same commit as the code.
+
+Why targeted patches and not mutmut/cosmic-ray: those mutate operators at random across the
+code and run the whole suite per mutant (hours here), and cannot express "verify ignores .eml
+files" or "masking is a no-op" as one named breakage. A short table of contract breakages runs
+in minutes and says, per contract, which test guards it.
+
+Usage (from the project root, the project's venv active):
+    python bench/mutation.py [-j 2] [--only NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+# The stage folders install under the `lae` namespace (pyproject's package-dir); in a copy,
+# links inside lae/ give the same import names without installing the copy.
+STAGES = ("compiler", "grader", "freeze", "environments", "tasks", "anchors")
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str  # the breakage, as the table prints it
+    path: str  # file to patch, relative to the root
+    old: str  # exact text that must occur exactly once
+    new: str  # its replacement
+    tests: tuple[str, ...]  # pytest node ids or files that must catch it
+
+
+def _verify_ignores(suffix: str) -> Mutation:
+    return Mutation(
+        f"verify ignores {suffix} files", "freeze/manifest.py",
+        "            assert entry is not None\n            scan.files.append(ScannedFile(rel, entry.path))",
+        f"            assert entry is not None\n            if rel.endswith({suffix!r}):\n                continue\n"
+        "            scan.files.append(ScannedFile(rel, entry.path))",
+        ("tests/test_verify_file_kinds.py",))
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("quote masking is a no-op", "grader/masking.py",
+             "    def mask(self, norm: NormalizedText) -> list[tuple[int, int]]:\n",
+             "    def mask(self, norm: NormalizedText) -> list[tuple[int, int]]:\n        return []\n\n"
+             "    def _unused_mask(self, norm: NormalizedText) -> list[tuple[int, int]]:\n",
+             ("tests/grader/test_masking_contract.py",)),
+    *(_verify_ignores(s) for s in (".docx", ".pdf", ".xlsx", ".eml", ".txt", ".json")),
+    Mutation("reward weights changed (0.6 -> 0.7 on recall)", "grader/score.py",
+             "return (scoring.finding_weight * finding_recall",
+             "return ((scoring.finding_weight + 0.1) * finding_recall",
+             ("tests/grader/test_score.py",)),
+    Mutation("deliverable format check relaxed (.md accepted for .docx)", "grader/deliverables.py",
+             "def read_deliverable(path: Path, declared_name: str) -> DeliverableRead:",
+             "def read_deliverable(path: Path, declared_name: str) -> DeliverableRead:\n"
+             "    if isinstance(path, Path) and path.is_dir() and (path / Path(declared_name).with_suffix('.md').name).exists():\n"
+             "        path = path / Path(declared_name).with_suffix('.md').name\n"
+             "        declared_name = Path(declared_name).with_suffix('.md').name\n"
+             "    return _read_deliverable(path, declared_name)\n\n\n"
+             "def _read_deliverable(path: Path, declared_name: str) -> DeliverableRead:",
+             ("tests/test_deliverables.py",)),
+    Mutation("leak check off", "compiler/compile.py",
+             "    if problems:\n        raise CompileError(f\"private prose would leak from {where}\", problems)",
+             "    if problems and False:\n        raise CompileError(f\"private prose would leak from {where}\", problems)",
+             ("tests/compiler/test_compile.py",)),
+)
+
+
+@dataclass
+class Outcome:
+    mutation: Mutation
+    status: str  # caught | SURVIVED | STALE | BASELINE-FAILS
+    caught_by: str
+    seconds: float
+
+
+def tracked_files(root: Path) -> list[str]:
+    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,
+                         capture_output=True, check=True).stdout
+    return [p for p in out.decode().split("\0") if p and (root / p).is_file()]
+
+
+def make_copy(dest: Path) -> None:
+    for rel in tracked_files(REPO):
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / rel, target)
+    for stage in STAGES:
+        (dest / "lae" / stage).symlink_to(Path("..") / stage)
+
+
+def apply(root: Path, m: Mutation) -> bool:
+    path = root / m.path
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if text.count(m.old) != 1:
+        return False
+    path.write_text(text.replace(m.old, m.new), encoding="utf-8")
+    return True
+
+
+def run_tests(root: Path, tests: tuple[str, ...]) -> tuple[int, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTHONPATH")}
+    env.update(PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           *tests], cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", proc.stdout, flags=re.M)
+    return proc.returncode, (failed[0] if failed else proc.stdout.strip().splitlines()[-1:][0] if proc.stdout else "")
+
+
+def check(m: Mutation) -> Outcome:
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="lae-mutant-") as tmp:
+        root = Path(tmp) / "tree"
+        make_copy(root)
+        if not apply(root, m):
+            return Outcome(m, "STALE", f"text to patch not found exactly once in {m.path}", time.monotonic() - start)
+        code, first = run_tests(root, m.tests)
+    status = "caught" if code == 1 else ("SURVIVED" if code == 0 else f"ERROR (pytest exit {code})")
+    return Outcome(m, status, first if code == 1 else "-", time.monotonic() - start)
+
+
+def baseline(tests: set[str]) -> tuple[int, str]:
+    with tempfile.TemporaryDirectory(prefix="lae-mutant-") as tmp:
+        root = Path(tmp) / "tree"
+        make_copy(root)
+        return run_tests(root, tuple(sorted(tests)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="mutants checked at once (default 2)")
+    ap.add_argument("--only", help="run only breakages whose name contains this text")
+    args = ap.parse_args(argv)
+    chosen = [m for m in MUTATIONS if not args.only or args.only in m.name]
+    start = time.monotonic()
+    code, first = baseline({t for m in chosen for t in m.tests})
+    if code != 0:
+        print(f"the unmutated tests fail ({first}); fix them before checking mutants", file=sys.stderr)
+        return 1
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        outcomes = list(pool.map(check, chosen))
+    width = max(len(o.mutation.name) for o in outcomes)
+    print(f"| {'breakage':<{width}} | status   | caught by |")
+    print(f"| {'-' * width} | -------- | --------- |")
+    for o in outcomes:
+        print(f"| {o.mutation.name:<{width}} | {o.status:<8} | {o.caught_by} ({o.seconds:.0f} s) |")
+    bad = [o for o in outcomes if o.status != "caught"]
+    print(f"\n{len(outcomes) - len(bad)} of {len(outcomes)} breakages caught in {time.monotonic() - start:.0f} s")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
