@@ -12,12 +12,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+import yaml
+
+from lae.compiler.compile import CompileOptions, _assemble
+from lae.compiler.keys import KEY_SCHEMA_VERSION
+from lae.compiler.load import load_key, load_pocket_config
+from lae.grader.anchors import ANCHORS_SCHEMA_VERSION, Provenance
+from lae.grader.documents import task_document_texts
 from lae.grader.results import ReleaseInfo
-from lae.grader.score import load_task_context, score_files
+from lae.grader.score import TaskContext, score_files
+from lae.match.masking import SourceIndex
 from lae.project import Project
+from lae.render import markdown_to_docx
+
+
+def _context(project: Project, pocket: str, task: str) -> TaskContext:
+    """The key compiled in memory without calibration or red team (keys under development)."""
+    key = load_key(project.keys_dir(pocket) / f"{task}.yaml", project=project)
+    prov = Provenance(key_path="dev", key_sha256="0" * 64, compiler_version="dev", key_schema_version=KEY_SCHEMA_VERSION,
+                      anchors_schema_version=ANCHORS_SCHEMA_VERSION, options={}, calibration=[], documents_indexed=0)
+    anchors = _assemble(key, load_pocket_config(project, pocket), CompileOptions(), "dev", prov)
+    index = SourceIndex(task_document_texts(project, pocket, task), anchors.scoring.mask_min_tokens)
+    return TaskContext(anchors, "dev", index)
 
 
 def _matters(root: Path):
@@ -25,20 +46,49 @@ def _matters(root: Path):
         yield labels.parent.parent.name, labels.parent.name, labels.parent
 
 
+def _validation_sets(project: Project):
+    """``keys_private/<pocket>/validation/<task>/``: ``<id>.md`` memos and ``labels.yaml``."""
+    for labels in sorted(project.root.glob("keys_private/*/validation/*/labels.yaml")):
+        yield labels.parent.parent.parent.name, labels.parent.name, labels.parent
+
+
+def _validation_memos(folder: Path, deliverable: str, tmp: Path) -> dict[str, tuple[list[Path], dict[str, str]]]:
+    data = yaml.safe_load((folder / "labels.yaml").read_text(encoding="utf-8"))
+    out = {}
+    for memo_id, memo in sorted(data["memos"].items()):
+        target = tmp / folder.name / memo_id / deliverable
+        target.parent.mkdir(parents=True, exist_ok=True)
+        markdown_to_docx((folder / f"{memo_id}.md").read_text(encoding="utf-8"), target)
+        labels = {k: v["label"] for k, v in memo["labels"].items()}
+        out[memo.get("kind", memo_id)] = ([target], labels)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memos", default=str(Path(__file__).resolve().parents[2] / "shared" / "fidelity"))
     parser.add_argument("--root", default=None)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--validation", action="store_true",
+                        help="score the project's own validation sets (keys_private/*/validation/) instead")
     args = parser.parse_args()
     project = Project.at(args.root)
     release = ReleaseInfo(reportable=False, reason="development measurement")
     tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for pocket, task, folder in _matters(Path(args.memos)):
-        ctx = load_task_context(project, task, pocket)
-        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
-        for kind, lab in sorted(labels.items()):
-            files = sorted((folder / kind).glob("*.docx"))
+    tmp = Path(tempfile.mkdtemp(prefix="lae-fidelity-"))
+    sets = _validation_sets(project) if args.validation else _matters(Path(args.memos))
+    for pocket, task, folder in sets:
+        try:
+            ctx = _context(project, pocket, task)
+        except Exception as exc:  # a v1 key: not measurable with this grader
+            print(f"skipped {task}: {str(exc).splitlines()[0]}")
+            continue
+        if args.validation:
+            memos = _validation_memos(folder, ctx.anchors.deliverables[0], tmp)
+        else:
+            labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+            memos = {kind: (sorted((folder / kind).glob("*.docx")), lab) for kind, lab in labels.items()}
+        for kind, (files, lab) in sorted(memos.items()):
             res = score_files(ctx, files, release=release)
             t = tally[kind]
             t["memos"] += 1
@@ -53,19 +103,27 @@ def main() -> None:
                     t["over"] += f.credited
                 if args.verbose and (f.credited != (want == "RAISED")):
                     ev = f.evidence or f.near_miss
+                    hits = "; ".join(f"{h.category}:{h.term}={h.text!r}" for h in ev.hits) if ev else ""
+                    prob = [h for h in ev.hits if h.category == "problem"] if ev else []
+                    if prob:
+                        text = res.graded_text
+                        a = max(text.rfind(". ", 0, prob[0].span[0]), text.rfind("\n", 0, prob[0].span[0]))
+                        b = min(x for x in (text.find(". ", prob[0].span[1]), text.find("\n", prob[0].span[1]), len(text)) if x >= 0)
+                        hits = f"UNIT {text[a + 1:b + 1].strip()!r}\n      {hits}"
                     print(f"  {task} {kind} {f.id} label={want} credited={f.credited}: {f.reason}"
-                          + (f"\n      | {ev.text[:300]!r}" if ev else ""))
+                          + (f"\n      | {ev.text[:300]!r}\n      hits {hits[:400]}" if ev else ""))
             for d in res.distractors:
                 t["distractor_dis"] += d.flagged != (lab[d.id] == "ESCALATED")
                 if args.verbose and d.flagged != (lab[d.id] == "ESCALATED"):
                     ev = d.evidence or d.declined
                     print(f"  {task} {kind} {d.id} label={lab[d.id]} flagged={d.flagged}"
-                          + (f"\n      | {ev.text[:300]!r}" if ev else ""))
+                          + (f" {ev.reason}\n      | {ev.text[:300]!r}" if ev else ""))
             for c in res.claims:
                 t["claim_dis"] += c.made != (lab[c.id] == "MADE")
                 if args.verbose and c.made != (lab[c.id] == "MADE"):
                     print(f"  {task} {kind} {c.id} label={lab[c.id]} made={c.made}"
                           + (f"\n      | {c.evidence.text[:300]!r}" if c.evidence else ""))
+    shutil.rmtree(tmp, ignore_errors=True)
     print("kind  memos  over-credit        under-credit       distr.dis claim.dis mean-reward")
     total = defaultdict(float)
     for kind, t in sorted(tally.items()):

@@ -165,7 +165,8 @@ def _finding_anchor(f, where: str) -> FindingAnchor:
     return FindingAnchor(
         id=f.id, title=f.title, severity=f.severity,
         subject=_phrases(f.subject, where, f"{field}.subject"),
-        problem=_phrases([*f.problem, *citations], where, f"{field}.problem"),
+        problem=_phrases(f.problem, where, f"{field}.problem"),
+        citations=_phrases(citations, where, f"{field}.citations"),
         dismissals=_phrases(f.dismissals, where, f"{field}.dismissals"),
         severity_terms=_terms([*severity_terms_for(f.severity), *f.severity_terms], where, f"{field}.severity_terms"),
         remediation=_terms(f.remediation.terms, where, f"{field}.remediation.terms"),

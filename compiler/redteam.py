@@ -1,8 +1,8 @@
 """Compile-time red team: variants built from a key's own terms that must not credit, and
 plain assertions that must (SPEC section 5).
 
-Must-not variants, per finding: a fact recital ("the agreement provides that ..."), each positive
-calibration sentence negated and each followed by a dismissal, a glossary line, a definition, a
+Must-not variants, per finding: a fact recital ("the agreement provides that ..."), each
+one-sentence positive calibration sentence negated and each positive followed by a dismissal, a glossary line, a definition, a
 chronology row, an opposing view, a question, and one comma list of every term of the key.
 Must variants: a plain assertion of a subject and a problem. Anchors that credit a must-not
 variant are refused, each variant listed; must variants that fail are listed too.
@@ -15,6 +15,7 @@ from typing import Callable
 
 from lae.compiler.keys import AnswerKey, Finding
 from lae.match.phrases import split_phrase
+from lae.match.segment import segment
 
 __all__ = ["Variant", "must_not_variants", "must_variants", "comma_list", "red_team"]
 
@@ -48,7 +49,8 @@ def must_not_variants(f: Finding) -> list[Variant]:
             Variant(f.id, "negated", f"{subject} does not involve {problem}."),
         ]
     for i, sentence in enumerate(f.calibration.positive):
-        out.append(Variant(f.id, f"positive[{i}] negated", f"It is not the case that {sentence[0].lower()}{sentence[1:]}"))
+        if len(segment(sentence).units) == 1:  # a negation prefix denies one sentence, not the ones after it
+            out.append(Variant(f.id, f"positive[{i}] negated", f"It is not the case that {sentence[0].lower()}{sentence[1:]}"))
         out.append(Variant(f.id, f"positive[{i}] then dismissed", f"{sentence} We do not consider this a concern."))
     return out
 

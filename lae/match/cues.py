@@ -6,7 +6,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
-           "REPORTED", "ADOPTION", "OTHER_MATTER", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
+           "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER",
            "FUNCTION_WORDS", "severity_terms_for"]
@@ -106,10 +106,11 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"express no view", r"draw no conclusion", r"no conclusion", r"not worth (?:raising|pursuing|escalating)",
     r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|exempt|cured|resolved|moot)",
     r"nothing (?:for \S+ |further )?to (?:address|do|flag|report)", r"nothing further",
-    r"need not", r"no need", r"(?:not|un)necessary", r"(?:do|does|would) not recommend",
+    r"need not", r"no need", r"(?:do|does|would) not recommend",
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
     r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
-    r"falls? outside", r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
+    r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
+    r"(?:was|were|has been|have been|is|are) (?:already |since |fully )?(?:corrected|remedied|remediated|resolved|closed|settled|cured)",
     r"not (?:escalate|flag|pursue)",
     r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses|presents|raises|creates) (?:no|little)",
     r"(?:is|are) (?:not|no longer) (?:a |an )?(?:issue|concern|problem|risk|exposure)s?",
@@ -141,28 +142,36 @@ GOVERNING_NEGATION: tuple[str, ...] = (
 )
 # Sentence-level: the point is a question, a possibility to look at, or left open.
 HEDGES: tuple[str, ...] = (
-    r"whether", r"open question", r"question (?:is|remains)", r"unclear", r"uncertain whether",
+    r"whether(?! or not)", r"in (?:certain|some) (?:circumstances|cases)", r"where applicable", r"if applicable",
+    r"(?:may|might|could) be (?:required|needed|necessary|applicable|relevant|triggered|at issue)",
+    r"(?:could|may|might) (?:potentially |possibly |also )?(?:raise|implicate|warrant|merit|be implicated|be relevant|"
+    r"be worth|have been|give rise to questions|need to be)", r"raises? questions?", r"potentially", r"possibly",
+    r"(?:should|must|may|might|could|would) (?:also )?be (?:reviewed|evaluated|assessed|considered|examined|confirmed|"
+    r"checked|monitored|revisited|explored)", r"(?:consider|evaluate|review|assess|determine|confirm) whether", r"open question", r"question (?:is|remains)", r"unclear", r"uncertain whether",
     r"(?:may|might|could) wish to", r"might want to", r"worth (?:considering|asking|checking)",
     r"we have not (?:yet )?(?:assessed|analy[sz]ed|reviewed|considered|determined|formed)",
     r"(?:to be|yet to be) (?:determined|confirmed|assessed|considered)", r"remains to be seen",
-    r"left (?:to|for) (?:the|a|another|other)", r"(?:is|are) (?:assigned|referred) to", r"outside (?:the |our |this )?scope",
-    r"we express no", r"depends? on", r"not (?:yet )?clear",
+    r"left (?:to|for) (?:the|a|another|other)", r"outside (?:the |our |this )?scope",
+    r"we express no", r"not (?:yet )?clear",
 )
 HYPOTHETICAL: tuple[str, ...] = (
     r"were (?:\S+ ){0,4}to\b", r"if (?:\S+ ){0,8}(?:were|had been)\b", r"hypothetical(?:ly)?", r"in theory",
-    r"theoretically", r"would only (?:be|become|arise)", r"only if", r"in the unlikely event",
+    r"theoretically", r"would only (?:be|become|arise)", r"in the unlikely event",
 )
 # Another person's (or document's) view, not adopted: the cue must not have "we"/"our" as its subject.
 REPORTED: tuple[str, ...] = (
-    r"says?", r"said", r"(?<!united )(?<!member )states?", r"stated", r"notes? that", r"noted", r"argues?", r"argued", r"believes?",
-    r"believed", r"told", r"tells", r"describe[sd]?", r"asserts?", r"asserted", r"claims? that", r"claimed",
-    r"contends?", r"contended", r"maintains?", r"maintained", r"suggests?", r"suggested", r"insists?",
-    r"insisted", r"takes? the (?:view|position)", r"took the (?:view|position)", r"according to",
+    r"says?", r"said", r"states? that", r"stated", r"notes? that", r"noted", r"argues?", r"argued", r"believes?",
+    r"believed", r"told", r"tells", r"asserts?", r"asserted", r"claims? that", r"claimed",
+    r"contends?", r"contended", r"maintains? that", r"maintained",
+    r"takes? the (?:view|position)", r"took the (?:view|position)", r"according to",
     r"(?:'s?|their|his|her) (?:view|position|understanding|assessment|opinion|reading) (?:is|was)",
     r"in (?:the )?(?:\S+'s?|their|his|her|its) (?:view|opinion)", r"might say", r"may say", r"would say",
-    r"some (?:readers|commentators|people|observers) (?:might|may|would|say|argue)", r"thinks?", r"thought",
-    r"provides?", r"provided that", r"reads", r"recites?", r"sets? out", r"lists? (?:the|a|an|all|as)",
-    r"stipulates?", r"responded", r"proposes", r"asked", r"characteri[sz]e[sd]?",
+    r"some (?:readers|commentators|people|observers) (?:might|may|would|say|argue)", r"thinks", r"characteri[sz]e[sd]",
+    # a document reciting: "the agreement provides", "Section 4.2 states", "the email says"
+    r"(?:agreement|section|clause|policy|plan|contract|letter|e-?mail|memo|document|term sheet|schedule|handbook|"
+    r"minutes|deck|report|notice|offer|form|exhibit|article|resolution|charter|bylaws?|record|file|log|roster)s? "
+    r"(?:\S+ ){0,3}(?:provides?|reads|recites?|sets? out|lists|records|stipulates?|describes?)",
+    r"provides? that", r"provided that",
 )
 ADOPTION: tuple[str, ...] = (
     r"we agree", r"we concur", r"we share", r"correctly", r"rightly", r"accurately", r"we accept", r"as we",
@@ -171,6 +180,19 @@ ADOPTION: tuple[str, ...] = (
 OTHER_MATTER: tuple[str, ...] = (
     r"(?:another|a different|an unrelated|a prior|a separate|a previous|an earlier|other) (?:matter|client|transaction|deal|case|engagement)",
     r"for comparison", r"by way of comparison", r"by analogy",
+    r"in other (?:industries|contexts|cases|matters|companies|jurisdictions|transactions|deals)",
+    r"some (?:companies|employers|businesses|firms|clients|acquirers|buyers|boards|exporters)",
+    r"(?:generally|in general|as a general (?:matter|rule)|typically|ordinarily|usually|as a rule)",
+)
+# The law stated in the abstract, as the subject of its sentence: "Labor Code 3700 requires
+# employers to ...", "The FLSA applies ...", "Employers must ..." (checked at a sentence start only).
+LAW_IN_ABSTRACT: tuple[str, ...] = (
+    r"(?:act|code|rule|regulations?|statute|law|flsa|ear|itar|warn act|title vii|ada|pwfa)(?: (?:section |§ ?)?[\d.()a-z]+)? "
+    r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses)",
+    r"(?:employers|companies|acquirers|exporters|parties|boards|directors) (?:must|may|are required to|cannot|generally)",
+    r"(?:courts|delaware courts|case law|the case law|commentators|regulators|plaintiffs|private plaintiffs) "
+    r"(?:have|has|may|can|often|frequently|routinely)",
+    r"\S+ (?:\S+ )?(?:have|has) been the subject of",
 )
 DEFINITION: tuple[str, ...] = (
     r"means", r"refers to", r"(?:is|are) defined (?:as|in)", r"shall mean", r"as used (?:in|here)", r"stands for",
@@ -180,7 +202,7 @@ ESCALATION_V2: tuple[str, ...] = (
     r"risks?", r"exposure", r"violat\S*", r"liabilit\S*", r"liable", r"breach\S*", r"unlawful", r"illegal",
     r"invalid", r"unenforceable", r"penalt\S*", r"red flag", r"non-?compl\S*", r"must be (?:addressed|fixed|remedied|escalated|renegotiated|terminated|reviewed)",
     r"should be (?:addressed|fixed|remedied|escalated|renegotiated|terminated|reviewed|flagged)",
-    r"(?:we )?recommend\S*", r"serious", r"significant (?:issue|concern|problem)", r"(?:a |an |the )?(?:key |major |real |serious |significant )?(?:issue|concern|problem)(?! (?:is|was) whether)",
+    r"(?:we )?recommend\S*", r"(?:key|major|real|serious|significant|material|legal) (?:issue|concern|problem)s?",
     r"critical", r"(?:high|medium|moderate) (?:risk|priority|severity)", r"defect\S*", r"deficien\S*",
     r"problematic", r"vulnerab\S*", r"escalat\S*",
 )

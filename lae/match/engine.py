@@ -17,20 +17,21 @@ from typing import Iterable, Sequence
 
 import regex
 
-from lae.match.cues import SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
+from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
-from lae.match.normalize import NormalizedText
-from lae.match.polarity import (Stance, correction_around, dismissal_cue, escalation_cue, governed_by_negation,
-                                negated_before, stance)
+from lae.match.normalize import TOKEN_RE, NormalizedText
+from lae.match.polarity import (Stance, correction_around, dismissal_cues_by_unit, dismissal_holds, escalation_cue,
+                                count_negators, governed_by_negation, is_keyword_list, negated_before, stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
-from lae.match.terms import compiled_pattern
+from lae.match.phrases import split_phrase
+from lae.match.terms import compiled_pattern, required_literal
 
 __all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "BEST_MATCH_RATIO"]
 
 MATCH_TIMEOUT_SECONDS = 2.0
 BEST_MATCH_RATIO = 0.6  # a discussion goes to the findings scoring at least this share of the best one
-_NEGATION_IN_PHRASE = regex.compile(r"(?<![\p{L}])(?:not|no|never|without|cannot|lack\w*|absen\w*|fail\w*|un\w+|non\w*|n't)(?![\p{L}])")
+_NEGATION_IN_PHRASE = regex.compile(r"(?<![\p{L}])(?:not|no|never|none|nothing|nor|without|cannot|\w+n't)(?![\p{L}])")
 
 Spans = dict[int, list[tuple[int, int]]]  # unit index -> spans
 
@@ -55,15 +56,22 @@ class _Scan:
         self.timeout = timeout
         self.timeouts: list[str] = []
         self._hits: dict[str, Spans] = {}
-        self._stance: dict[int, Stance] = {}
+        self._stance: dict[tuple[int, int | None], Stance] = {}
+        self._dismissals: dict[int, str] | None = None
+        self._lists: dict[int, bool] = {}
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
         for u in seg.units:
             self.block_units[u.block].append(u.index)
 
-    def pattern(self, pattern: str) -> Spans:
+    def pattern(self, pattern: str, term: str | None = None) -> Spans:
+        """Units where ``pattern`` matches (``term``: its source, for the literal prefilter)."""
         got = self._hits.get(pattern)
         if got is None:
             got = {}
+            literal = required_literal(term) if term else None
+            if literal is not None and literal not in self.seg.text:
+                self._hits[pattern] = got
+                return got
             try:
                 for m in compiled_pattern(pattern).finditer(self.seg.text, timeout=self.timeout):
                     u = self.seg.unit_at(m.start())
@@ -76,21 +84,47 @@ class _Scan:
 
     def phrase(self, phrase: CompiledPhrase) -> Spans:
         """Units where every part of the phrase occurs, with the first span of each part."""
-        per_part = [self.pattern(p) for p in phrase.parts]
-        units = set(per_part[0]).intersection(*per_part[1:]) if per_part else set()
-        return {u: [pp[u][0] for pp in per_part] for u in sorted(units)}
+        terms = split_phrase(phrase.phrase)
+        if len(terms) != len(phrase.parts):
+            terms = [None] * len(phrase.parts)  # type: ignore[list-item]
+        per_part: list[Spans] = []
+        units: set[int] | None = None
+        for p, t in zip(phrase.parts, terms):
+            hits = self.pattern(p, t)
+            units = set(hits) if units is None else units & set(hits)
+            if not units:
+                return {}  # later parts need not be scanned
+            per_part.append(hits)
+        return {u: [pp[u][0] for pp in per_part] for u in sorted(units or ())}
 
-    def stance(self, u: int) -> Stance:
-        got = self._stance.get(u)
+    def stance(self, u: int, pos: int | None = None) -> Stance:
+        """The unit's stance toward what starts at ``pos`` (cached for the whole unit)."""
+        key = (u, pos)
+        got = self._stance.get(key)
         if got is None:
             unit = self.seg.units[u]
             block = self.seg.blocks[unit.block]
             if block.section == "recital":
                 got = Stance("recital", "a glossary, chronology, background or facts section")
+            elif block.kind != "row" and self.block_is_list(block.index):
+                got = Stance("keyword-list", "a paragraph that is a bare list of terms")
             else:
-                got = stance(self.seg.text, unit.start, unit.end, row=block.kind == "row")
-            self._stance[u] = got
+                got = stance(self.seg.text, unit.start, unit.end, pos, row=block.kind == "row")
+            self._stance[key] = got
         return got
+
+    def block_is_list(self, b: int) -> bool:
+        got = self._lists.get(b)
+        if got is None:
+            block = self.seg.blocks[b]
+            got = self._lists[b] = is_keyword_list(self.seg.text[block.start:block.end])
+        return got
+
+    def dismissal_cues(self) -> dict[int, str]:
+        """Unit index -> the dismissal cue it holds (computed once)."""
+        if self._dismissals is None:
+            self._dismissals = dismissal_cues_by_unit(self.seg.text, [(u.start, u.end) for u in self.seg.units])
+        return self._dismissals
 
     def units_of(self, blocks: Iterable[int]) -> set[int]:
         return {u for b in blocks for u in self.block_units[b]}
@@ -113,11 +147,38 @@ def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
 
 
 def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence[tuple[int, int]]) -> str | None:
-    if _NEGATION_IN_PHRASE.search(phrase.phrase.lower()):
-        return None  # the absence is the problem ("no recourse", "without + license")
+    """A governing negation before the phrase, or a negator before any part (its clause, a few
+    words). A phrase that carries its own negator ("no recourse", "without + license": the absence
+    is the problem) is checked before its first part only, so its own negator does not count."""
     text, start = scan.seg.text, scan.seg.units[u].start
-    first = min(s for s, _e in spans)
-    return negated_before(text, start, first) or governed_by_negation(text, start, first)
+    first, last = min(s for s, _e in spans), max(e for _s, e in spans)
+    own = len(_NEGATION_IN_PHRASE.findall(phrase.phrase.lower()))
+    if own:
+        # Count negators from a few words before the phrase's first content part to its end: more
+        # than the phrase's own means one more denial ("does not involve ... is not management").
+        parts = split_phrase(phrase.phrase)
+        content = [s for (s, _e), part in zip(spans, parts) if not _NEGATION_IN_PHRASE.fullmatch(part.lower())]
+        anchor = min(content) if content else first
+        if count_negators(text, start, anchor, last) > own:
+            return "a further negation"
+    else:
+        for s, _e in spans:
+            cue = negated_before(text, start, s)
+            if cue:
+                return cue
+    return governed_by_negation(text, start, max(s for s, _e in spans))
+
+
+DISMISSAL_PART_SPAN = 80  # a finding-specific dismissal's parts must lie this close together (characters)
+
+
+def _close_together(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """Parts of a dismissal phrase: within DISMISSAL_PART_SPAN characters, in one sentence and one cell."""
+    lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
+    return hi - lo <= DISMISSAL_PART_SPAN and not _SENTENCE_OR_CELL_BREAK.search(text, lo, hi)
+
+
+_SENTENCE_OR_CELL_BREAK = regex.compile(r"[.!?] |\|")
 
 
 @dataclass
@@ -138,7 +199,10 @@ def _by_unit(scan: _Scan, phrases: Sequence[CompiledPhrase]) -> dict[int, list]:
 
 
 def _matches(scan: _Scan, f: FindingSpec) -> _Matches:
-    return _Matches(_by_unit(scan, f.subject), _by_unit(scan, f.problem), _by_unit(scan, f.dismissals))
+    problem = _by_unit(scan, f.problem)
+    for u, found in _by_unit(scan, f.citations).items():
+        problem.setdefault(u, []).extend(found)
+    return _Matches(_by_unit(scan, f.subject), problem, _by_unit(scan, f.dismissals))
 
 
 def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches]) -> dict[str, dict[int, str]]:
@@ -148,14 +212,24 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     seg = scan.seg
     out: dict[str, dict[int, str]] = {f.id: {} for f in spec.findings}
     for f in spec.findings:
-        for u in matches[f.id].dismissal:
-            out[f.id][u] = "finding-specific dismissal"
+        for u, found in matches[f.id].dismissal.items():
+            unit = seg.units[u]
+            if seg.blocks[unit.block].kind == "row" and _rated_risk(seg, seg.blocks[unit.block]):
+                continue
+            live = [p for p, spans in found if scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
+                    and _close_together(seg.text, spans)
+                    and dismissal_holds(seg.text, unit.start, min(s for s, _ in spans), max(e for _, e in spans), unit.end)]
+            if live:
+                out[f.id][u] = f"finding-specific dismissal {live[0].phrase!r}"
+    cues = scan.dismissal_cues()
     for u in seg.units:
         block = seg.blocks[u.block]
-        cue = "a section of points not escalated" if block.section == "declined" else \
-            dismissal_cue(seg.text, u.start, u.end)
-        if not cue:
+        cue = "a section of points not escalated" if block.section == "declined" else cues.get(u.index)
+        if not cue or (block.section != "declined" and scan.stance(u.index, seg.text.find(cue, u.start)).kind in (
+                "reported", "question", "hedge", "hypothetical")):
             continue
+        if block.kind == "row" and _rated_risk(seg, block):
+            continue  # a row that rates the point medium or above asserts it; its "irrelevant" answers an objection
         named = [f.id for f in spec.findings if u.index in matches[f.id].subject or u.index in matches[f.id].problem]
         if not named:
             same_block = scan.units_of([u.block])
@@ -168,6 +242,15 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     return out
 
 
+def _rated_risk(seg: Segmented, block) -> bool:
+    for s, e in block.cells:
+        for pat in _label_patterns():
+            m = pat.search(seg.text[s:e].strip(" *"))
+            if m and SEVERITY_LEVEL_WORDS[m.group("level")] in ("medium", "high", "critical"):
+                return True
+    return False
+
+
 @dataclass
 class _Candidate:
     finding: str
@@ -177,14 +260,17 @@ class _Candidate:
     hits: list[KernelHit]
 
 
-def _hits(category: str, items: Iterable[tuple[CompiledPhrase, list[tuple[int, int]]]]) -> list[KernelHit]:
-    return [KernelHit(category=category, term=p.phrase, start=s, end=e) for p, spans in items for s, e in spans]
+Hit = tuple[int, int, str, str]  # start, end, category, term (KernelHit is built only for evidence)
 
 
-def _evidence(scan: _Scan, u: int, hits: list[KernelHit], reason: str, assertion: str | None = None) -> KernelEvidence:
+def _hits(category: str, items: Iterable[tuple[CompiledPhrase, list[tuple[int, int]]]]) -> list[Hit]:
+    return [(s, e, category, p.phrase) for p, spans in items for s, e in spans]
+
+
+def _evidence(scan: _Scan, u: int, hits: list[Hit], reason: str, assertion: str | None = None) -> KernelEvidence:
     block = scan.seg.blocks[scan.seg.units[u].block]
-    hits = sorted(hits, key=lambda h: (h.start, h.category, h.term))
-    return KernelEvidence(start=block.start, end=block.end, hits=hits, reason=reason, assertion=assertion)
+    typed = [KernelHit(category=c, term=t, start=s, end=e) for s, e, c, t in sorted(set(hits))]  # type: ignore[arg-type]
+    return KernelEvidence(start=block.start, end=block.end, hits=typed, reason=reason, assertion=assertion)
 
 
 class _FindingJudge:
@@ -193,15 +279,16 @@ class _FindingJudge:
     def __init__(self, scan: _Scan, f: FindingSpec, m: _Matches, dismissed: dict[int, str]) -> None:
         self.scan, self.f, self.m, self.dismissed = scan, f, m, dismissed
         self.candidates: list[_Candidate] = []
-        self.misses: dict[str, tuple[int, list[KernelHit], str, str | None]] = {}
+        self.misses: dict[str, tuple[int, list[Hit], str, str | None]] = {}
+        self.citations = {p.phrase for p in f.citations}
 
-    def miss(self, status: str, u: int, hits: list[KernelHit], reason: str, assertion: str | None = None) -> None:
+    def miss(self, status: str, u: int, hits: list[Hit], reason: str, assertion: str | None = None) -> None:
         self.misses.setdefault(status, (u, hits, reason, assertion))
 
     def run(self) -> None:
         seg = self.scan.seg
         for u, found in sorted(self.m.problem.items()):
-            st = self.scan.stance(u)
+            st = self.scan.stance(u, min(s for _p, spans in found for s, _e in spans))
             hits = _hits("problem", found)
             if not st.asserts:
                 self.miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
@@ -212,7 +299,37 @@ class _FindingJudge:
                 cue = _phrase_negated(self.scan, found[0][0], u, found[0][1])
                 self.miss("not-asserted", u, hits, f"the problem is negated ({cue!r})", f"negated: {cue}")
                 continue
-            self._judge_unit(u, live, seg.units[u].block)
+            block = seg.units[u].block
+            if seg.blocks[block].kind == "heading" and not self._heading_backed(block):
+                self.miss("not-asserted", u, hits, "named only in a heading with no asserted analysis under it",
+                          "heading")
+                continue
+            if all(p.phrase in self.citations for p, _s in live) and not self._citation_asserted(u):
+                self.miss("not-asserted", u, hits, "a citation mentioned without saying that this matter breaks it "
+                          "(needs the subject and violation language in the same sentence)", "citation only")
+                continue
+            self._judge_unit(u, live, block)
+
+    def _citation_asserted(self, u: int) -> bool:
+        """A citation alone is a problem only beside the subject and violation language in its unit."""
+        if u not in self.m.subject:
+            return False
+        unit = self.scan.seg.units[u]
+        text = self.scan.seg.text
+        cue = escalation_cue(text, unit.start, unit.end)
+        return bool(cue) and not negated_before(text, unit.start, text.find(cue, unit.start))
+
+    def _heading_backed(self, heading: int) -> bool:
+        """A heading names the problem for the text under it: some prose sentence there that
+        asserts and names the subject (the analysis need not repeat the problem's name)."""
+        seg, text = self.scan.seg, self.scan.seg.text
+        under = [b.index for b in seg.blocks if heading in b.headings and b.kind != "heading"]
+        for u in sorted(self.scan.units_of(under) & set(self.m.subject)):
+            unit = seg.units[u]
+            words = TOKEN_RE.findall(text[unit.start:unit.end])
+            if len(words) >= 6 and any(w in FUNCTION_WORDS for w in words) and self.scan.stance(u).asserts:
+                return True
+        return False
 
     def _judge_unit(self, u: int, live: list, block: int) -> None:
         seg = self.scan.seg
@@ -230,7 +347,7 @@ class _FindingJudge:
             x = killers[0]
             unit = seg.units[x]
             cue = self.dismissed[x]
-            self.miss("dismissed", u, hits + [KernelHit(category="dismissal", term=cue, start=unit.start, end=unit.end)],
+            self.miss("dismissed", u, hits + [(unit.start, unit.end, "dismissal", cue)],
                       f"raised but dismissed in the same discussion ({cue!r})")
             return
         score = 2 * len({p.phrase for p, _s in live}) + len({p.phrase for p, _s in subj})
@@ -277,7 +394,7 @@ def _label_patterns() -> tuple[regex.Pattern, ...]:
 
 
 def _severity_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
-    if any(u in scan.pattern(t.pattern) for t in f.severity_terms for u in units):
+    if any(units.intersection(scan.pattern(t.pattern, t.term)) for t in f.severity_terms):
         return True
     text = scan.seg.text
     for u in units:
@@ -295,11 +412,11 @@ def _severity_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
 def _remediation_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
     text = scan.seg.text
     for t in f.remediation:
-        for u, spans in scan.pattern(t.pattern).items():
+        for u, spans in scan.pattern(t.pattern, t.term).items():
             if u not in units:
                 continue
             unit = scan.seg.units[u]
-            if dismissal_cue(text, unit.start, unit.end) or negated_before(text, unit.start, spans[0][0]):
+            if u in scan.dismissal_cues() or negated_before(text, unit.start, spans[0][0]):
                 continue
             return True
     return False
@@ -317,7 +434,7 @@ def _support(scan: _Scan, f: FindingSpec, m: _Matches, blocks: set[int]) -> tupl
     recommend = scan.units_of(b for b in naming_blocks if seg.blocks[b].section == "recommendations")
     severity = _severity_in(scan, f, scope) or _severity_in(scan, f, elsewhere - scope)
     remediation = _remediation_in(scan, f, scope | recommend)
-    record = any(u in scan.pattern(t.pattern) for t in f.record for u in scope)
+    record = any(scope.intersection(scan.pattern(t.pattern, t.term)) for t in f.record)
     return severity, remediation, record
 
 
@@ -350,9 +467,11 @@ def _distractor(scan: _Scan, d: DistractorSpec) -> DistractorOutcome:
     for u, found in sorted(subject.items()):
         unit = seg.units[u]
         hits = _hits("distractor", found)
-        st = scan.stance(u)
-        cue = dismissal_cue(text, unit.start, unit.end)
-        if seg.blocks[unit.block].section == "declined" or cue or not st.asserts:
+        st = scan.stance(u, found[0][1][0][0])
+        cue = scan.dismissal_cues().get(u)
+        # a hedged or hypothetical mention still escalates ("issues may arise"): only a denial,
+        # a question, someone else's view, a recital or another matter keeps it neutral
+        if seg.blocks[unit.block].section == "declined" or cue or st.kind not in (None, "hedge", "hypothetical"):
             why = f"mentioned and declined ({cue!r})" if cue else f"mentioned, not asserted ({st.kind or 'declined section'})"
             declined = declined or _evidence(scan, u, hits, why, st.kind)
             continue
@@ -370,10 +489,10 @@ def _claim(scan: _Scan, c: ClaimSpec) -> ClaimOutcome:
     seg, text = scan.seg, scan.seg.text
     for u, found in sorted(_by_unit(scan, c.phrasings).items()):
         unit = seg.units[u]
-        st = scan.stance(u)
-        if not st.asserts and st.kind != "keyword-list":
-            continue
         for p, spans in found:
+            st = scan.stance(u, min(s for s, _e in spans))
+            if not st.asserts and st.kind != "keyword-list":
+                continue
             first, last = min(s for s, _e in spans), max(e for _s, e in spans)
             if _phrase_negated(scan, p, u, spans) or correction_around(text, unit.start, first, last, unit.end):
                 continue

@@ -38,9 +38,14 @@ _FUNCTION = frozenset("a an the of to in on at by for with from as is are was we
                       "its and or could may might can would will has have had there".split())
 
 
+@functools.lru_cache(maxsize=16384)
+def _split(phrase: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in regex.split(r"(?:^|\s)\+(?:\s|$)", phrase.strip()))
+
+
 def split_phrase(phrase: str) -> list[str]:
     """The parts of a phrase (whitespace around ``+`` tolerated; empty parts kept for the check)."""
-    return [p.strip() for p in regex.split(r"(?:^|\s)\+(?:\s|$)", phrase.strip())]
+    return list(_split(phrase))
 
 
 def phrase_problem(phrase: str) -> str | None:

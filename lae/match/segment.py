@@ -31,6 +31,9 @@ _BOLD_LINE = regex.compile(r"\*\*[^*\n]{1,120}\*\*:?")
 _ITEM = regex.compile(r"(?:[-*+\u2022\u25aa\u25e6\u00b7]|\d{1,2}[.)]|\(?[a-h]\)|\(?(?:i|ii|iii|iv|v|vi|vii|viii)\))(?= )")
 _NUMBERED_TITLE = regex.compile(r"(?:\d{1,2}(?:\.\d{1,2})*\.?|[ivxIVX]{1,4}\.|[A-H]\.) \S")
 _ROW = regex.compile(r"\|.*\|")
+_TITLE_END = regex.compile(r"[.!?:;,]\**$")
+_SHORT_END = regex.compile(r"[.!?;,)\]]\**$")
+_RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|event)s?")
 _ROW_RULE = regex.compile(r"\|[\s:|-]*\|")
 _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|timeline|time line|background|facts|"
                          r"factual|key dates|documents? reviewed|record reviewed|parties|sources|materials reviewed|"
@@ -83,6 +86,7 @@ class Segmented:
     blocks: tuple[Block, ...]
     units: tuple[Unit, ...]
     unit_starts: tuple[int, ...] = field(default=())
+    sections: dict[tuple[int, ...], list[int]] = field(default_factory=dict)  # heading chain -> its non-heading blocks
 
     def unit_at(self, pos: int) -> int | None:
         """Index of the unit containing normalized offset ``pos``."""
@@ -93,8 +97,7 @@ class Segmented:
 
     def section_blocks(self, block: int) -> list[int]:
         """Blocks under the same innermost heading as ``block`` (the heading itself excluded)."""
-        heads = self.blocks[block].headings
-        return [b.index for b in self.blocks if b.headings == heads and b.kind != "heading"]
+        return self.sections.get(self.blocks[block].headings, [])
 
 
 def blank_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -120,12 +123,12 @@ def _line_kind(text: str, start: int, end: int) -> tuple[BlockKind, int, int]:
     if _BOLD_LINE.fullmatch(line.strip()):
         return "heading", start, 4
     words = len(line.split())
-    if words <= 12 and not regex.search(r"[.!?:;,]\**$", line.rstrip()) and _NUMBERED_TITLE.match(line):
+    if words <= 12 and not _TITLE_END.search(line.rstrip()) and _NUMBERED_TITLE.match(line):
         return "heading", start, 3
     m = _ITEM.match(line)
     if m:
         return "item", start + m.end() + 1, 0
-    if words <= 6 and ":" not in line and not regex.search(r"[.!?;,)\]]\**$", line.rstrip()):
+    if words <= 6 and ":" not in line and not _SHORT_END.search(line.rstrip()):
         return "heading", start, 3  # a short title line of a plain-text memo
     return "paragraph", start, 0
 
@@ -213,7 +216,7 @@ class _Builder:
         base = self.section()
         if header is not None and base == "analysis":
             first = self.blocks[header].cells[:1]
-            if first and regex.fullmatch(r"(?:date|when|term|defined term|definition|event)s?",
+            if first and _RECITAL_HEADER.fullmatch(
                                          self.text[first[0][0]:first[0][1]].strip("* ")):
                 return "recital"
         return base
@@ -251,4 +254,8 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
         else:
             _split_sentences(blanked, b.index, b.start, b.end, units)
     blocks = tuple(builder.blocks)
-    return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units))
+    sections: dict[tuple[int, ...], list[int]] = {}
+    for b in blocks:
+        if b.kind != "heading":
+            sections.setdefault(b.headings, []).append(b.index)
+    return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units), sections)

@@ -37,7 +37,10 @@ class FindingSpec(_Frozen):
     title: str
     severity: Severity
     subject: list[CompiledPhrase] = Field(min_length=1)
-    problem: list[CompiledPhrase] = Field(min_length=1, description="Problem phrases, then each citation's forms.")
+    problem: list[CompiledPhrase] = Field(min_length=1, description="Problem phrases.")
+    citations: list[CompiledPhrase] = Field(default_factory=list, description=(
+        "Every form of every citation. A citation alone credits only beside the subject and "
+        "violation language in the same unit."))
     dismissals: list[CompiledPhrase] = Field(default_factory=list)
     severity_terms: list[CompiledTerm] = Field(min_length=1)
     remediation: list[CompiledTerm] = Field(min_length=1)
