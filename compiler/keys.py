@@ -30,6 +30,7 @@ __all__ = [
     "Proxy",
     "Criterion",
     "ScoringParameters",
+    "FidelityThresholds",
     "PocketConfig",
     "AnswerKey",
     "key_json_schema",
@@ -125,6 +126,15 @@ class ScoringParameters(_Closed):
     min_deliverable_chars: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
+class FidelityThresholds(_Closed):
+    """How closely the grader must agree with the pocket's validation labels (SPEC section 11)."""
+
+    max_over_credit: float = Field(default=0.02, ge=0.0, le=1.0,
+                                   description="Highest share of findings labelled NOT_RAISED/DISMISSED the grader may credit.")
+    max_under_credit: float = Field(default=0.10, ge=0.0, le=1.0,
+                                    description="Highest share of findings labelled RAISED the grader may miss.")
+
+
 class PocketConfig(_Closed):
     """``keys_private/<pocket>/pocket.yaml``: pocket-wide defaults."""
 
@@ -137,6 +147,8 @@ class PocketConfig(_Closed):
     false_flag_weight: float = Field(ge=0.0, le=1.0)
     must_not_say_weight: float = Field(ge=0.0, le=1.0)
     min_deliverable_chars: int = Field(default=200, ge=0, le=1_000_000)
+    fidelity: FidelityThresholds = Field(default_factory=FidelityThresholds,
+                                         description="Thresholds a freeze's fidelity measurement is held to.")
 
 
 class AnswerKey(_Closed):

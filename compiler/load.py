@@ -20,7 +20,7 @@ from lae.compiler.semantics import semantic_problems
 from lae.errors import KeyValidationError, Problem
 from lae.project import Project
 
-__all__ = ["load_key", "load_pocket_config", "parse_yaml_located", "Located"]
+__all__ = ["load_key", "load_pocket_config", "parse_yaml_located", "pydantic_problems", "dotted", "Located"]
 
 MAX_KEY_BYTES = 2 * 1024 * 1024  # a key is prose and terms; 2 MiB is generous
 
@@ -56,7 +56,7 @@ class _Builder:
     def build(self, node: yaml.Node, path: tuple = ()) -> Any:
         if id(node) in self.seen:  # a node reached twice is an alias: refuse before it can expand
             self.problems.append(Problem(self.file, "aliases (*name) are not allowed in keys", node.start_mark.line + 1,
-                                         node.start_mark.column + 1, _dotted(path), "write the value out"))
+                                         node.start_mark.column + 1, dotted(path), "write the value out"))
             return None
         self.seen.add(id(node))
         self.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
@@ -66,16 +66,16 @@ class _Builder:
                 line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
                 if not isinstance(key_node, yaml.ScalarNode):
                     self.problems.append(Problem(self.file, "mapping keys must be plain strings", line, col,
-                                                 _dotted(path), "write the key as text"))
+                                                 dotted(path), "write the key as text"))
                     continue
                 key = key_node.value
                 if key == "<<":
                     self.problems.append(Problem(self.file, "merge keys (<<) are not allowed", line, col,
-                                                 _dotted(path), "write the fields out"))
+                                                 dotted(path), "write the fields out"))
                     continue
                 if key in out:
                     self.problems.append(Problem(self.file, f"duplicate key {key!r}", line, col,
-                                                 _dotted(path + (key,)), "keep one occurrence"))
+                                                 dotted(path + (key,)), "keep one occurrence"))
                     continue
                 out[key] = self.build(value_node, path + (key,))
                 self.marks[path + (key,)] = (line, col)
@@ -87,7 +87,7 @@ class _Builder:
             value = self.constructor.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
             self.problems.append(Problem(self.file, f"bad value: {exc}", node.start_mark.line + 1,
-                                         node.start_mark.column + 1, _dotted(path), "quote the value"))
+                                         node.start_mark.column + 1, dotted(path), "quote the value"))
             return None
         if isinstance(value, _dt.datetime):
             value = value.isoformat()
@@ -114,7 +114,8 @@ def _anchor_problems(text: str, display: str) -> list[Problem]:
     return problems
 
 
-def _dotted(path: tuple) -> str:
+def dotted(path: tuple) -> str:
+    """A field path as text: ``memos.A.labels.F1``, ``findings[0].names``."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -181,19 +182,25 @@ _MENDS = {
 }
 
 
-def _pydantic_problems(exc: ValidationError, located: Located, display: str) -> list[Problem]:
+def pydantic_problems(exc: ValidationError, located: Located, display: str, *,
+                      mends: dict[str, str] | None = None, schema: str = "schemas/key.schema.json",
+                      tags: frozenset[str] = frozenset()) -> list[Problem]:
+    """One located :class:`Problem` per pydantic error; ``mends`` overrides the mend per error type,
+    ``tags`` are discriminator values pydantic puts in an error's location (not data fields)."""
+    table = {**_MENDS, **(mends or {})}
     problems = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
         # Discriminated unions insert the tag name into loc; drop non-data parts.
-        data_loc = tuple(p for p in loc if not (isinstance(p, str) and p.startswith(("Proxy", "function-"))))
+        data_loc = tuple(p for p in loc if not (isinstance(p, str) and (p.startswith(("Proxy", "function-"))
+                                                                         or p in tags)))
         line, col = located.where(data_loc)
         msg = err["msg"]
         given = err.get("input")
         if isinstance(given, (str, int, float, bool)) and len(repr(given)) <= 80:
             msg = f"{msg}, got {given!r}"
-        problems.append(Problem(display, msg, line, col, _dotted(data_loc) or "(top)",
-                                _MENDS.get(err["type"], "see schemas/key.schema.json")))
+        problems.append(Problem(display, msg, line, col, dotted(data_loc) or "(top)",
+                                table.get(err["type"], f"see {schema}")))
     return problems
 
 
@@ -225,11 +232,11 @@ def load_key(path: Path, *, project: Project | None = None) -> AnswerKey:
         try:
             key = AnswerKey.model_validate(located.data)
         except ValidationError as exc:
-            problems.extend(_pydantic_problems(exc, located, display))
+            problems.extend(pydantic_problems(exc, located, display))
     if key is not None and located is not None:
         for field_path, message, mend in semantic_problems(key, path, project):
             line, col = located.where(field_path)
-            problems.append(Problem(display, message, line, col, _dotted(field_path), mend))
+            problems.append(Problem(display, message, line, col, dotted(field_path), mend))
     if problems:
         raise KeyValidationError(f"invalid key {display} ({len(problems)} problem(s))", problems)
     assert key is not None
@@ -248,7 +255,7 @@ def load_pocket_config(project: Project, pocket: str) -> PocketConfig:
         try:
             config = PocketConfig.model_validate(located.data)
         except ValidationError as exc:
-            problems.extend(_pydantic_problems(exc, located, display))
+            problems.extend(pydantic_problems(exc, located, display))
         else:
             if config.pocket != pocket:
                 line, col = located.where(("pocket",))

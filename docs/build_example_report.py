@@ -88,7 +88,7 @@ def main() -> None:
                   file=sys.stderr)
         for kind in KINDS:
             lae("score", "--root", str(REPO), "--runs", str(runs / f"fixture-{kind}"), "-j", str(args.jobs), *extra)
-        report = lae("report", *(f"fixture-{k}" for k in KINDS), "-o", str(out), cwd=runs)
+        report = lae("report", "--root", str(REPO), *(f"fixture-{k}" for k in KINDS), "-o", str(out), cwd=runs)
         print(report.stdout)
     page = next(p for p in sorted((out / "rollouts").glob("*--fixture-strong--r1.html")))
     screenshot(out / "index.html", out / "screenshot.png", "1280,1500")

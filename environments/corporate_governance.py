@@ -14,10 +14,12 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: a4d41a32013adf4bf0a33e2dbf6616ec73e91c3c3d4c2d7e4f13027f0be5edb0
+# root-sha256: be43c5215428531618a370bf8c7788ffa94673ab0964630927f9e6687e3ac897
 # grader-contract: 1
-# grader-source-sha256: c93c7c76c6dcc39a19138d121dccaac1622a52419ca9319c852d5816f66381ad
+# grader-source-sha256: 1c78bc53f4bf97dcf2965e9df2bfb491aeabd698deaaf8ec1bca6adcfce367fa
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.410256,"under_credit":0.407186,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
+# fidelity-summary: measured at 41.0% over-credit and 40.7% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}

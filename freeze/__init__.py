@@ -13,12 +13,14 @@ from .freezer import DEFAULT_LOCK_TIMEOUT, FreezeResult, freeze_pocket
 from .manifest import (
     MANIFEST_VERSION,
     SUMS_NAME,
+    FidelityRecord,
     FileEntry,
     GraderIdentity,
     Manifest,
     current_grader,
     root_digest,
     sums_text,
+    validation_digest,
 )
 from .stamp import (
     BEGIN_MARKER,
@@ -47,6 +49,7 @@ __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
     "Discrepancy",
     "END_MARKER",
+    "FidelityRecord",
     "FileEntry",
     "FreezeResult",
     "GraderIdentity",
@@ -71,4 +74,5 @@ __all__ = [
     "sums_text",
     "verify_json_schema",
     "verify_pocket",
+    "validation_digest",
 ]

@@ -30,6 +30,7 @@ from lae.project import Project
 from ._fs import atomic_write, lock_path_for, pocket_lock
 from .manifest import (
     ANCHORS_SUFFIX,
+    FidelityRecord,
     Hex64,
     Manifest,
     build_manifest,
@@ -39,6 +40,7 @@ from .manifest import (
     sums_path,
     sums_text,
     task_dirs,
+    validation_digest,
 )
 from .stamp import StampFormatError, find_block, locate_module, render_stamp, replace_block, stamp_pocket_name
 
@@ -63,6 +65,7 @@ class FreezeResult(BaseModel):
     compile_check: Literal["passed", "skipped"]
     compile_check_note: str | None = Field(default=None, description="Why the check was skipped.")
     written: list[str] = Field(description="Files whose bytes changed (empty when re-freezing an unchanged tree).")
+    fidelity: FidelityRecord | None = Field(default=None, description="The validation set's measurement, as recorded.")
 
 
 def check_known_pocket(project: Project, pocket: str) -> None:
@@ -101,8 +104,13 @@ def _structure_problems(project: Project, pocket: str, task_ids: list[str]) -> l
     return problems
 
 
-def freeze_pocket(project: Project, pocket: str, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT) -> FreezeResult:
+def freeze_pocket(project: Project, pocket: str, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+                  fidelity: FidelityRecord | None = None) -> FreezeResult:
     """Freeze one pocket: compile check, hash, write SHA256SUMS, stamp the module.
+
+    A pocket with a validation set (``keys_private/<pocket>/validation/``) needs its
+    ``fidelity`` measured on exactly that set (``lae.fidelity.release`` measures it);
+    the record goes into the manifest whether or not it meets its thresholds.
 
     Raises :class:`~lae.errors.FreezeError` (exit 3) when the compile check fails, the
     pocket cannot be frozen as it stands, or another freeze of the same pocket holds
@@ -120,12 +128,27 @@ def freeze_pocket(project: Project, pocket: str, *, lock_timeout: float = DEFAUL
                      field="lock", mend="wait for it to finish, then run lae freeze again")],
         ) from exc
     try:
-        return _freeze_locked(project, pocket)
+        return _freeze_locked(project, pocket, fidelity)
     finally:
         lock.release()
 
 
-def _freeze_locked(project: Project, pocket: str) -> FreezeResult:
+def _fidelity_problems(project: Project, pocket: str, fidelity: FidelityRecord | None) -> list[Problem]:
+    digest = validation_digest(project, pocket)
+    where = project.relative(project.validation_dir(pocket))
+    if digest is None and fidelity is not None:
+        return [Problem(where, "a fidelity record was given but the pocket has no validation set", field="fidelity",
+                        mend="freeze without one")]
+    if digest is not None and fidelity is None:
+        return [Problem(where, "the pocket has a validation set but no fidelity measurement was given", field="fidelity",
+                        mend=f"freeze with `lae freeze --pocket {pocket}`, which measures it")]
+    if fidelity is not None and fidelity.validation_sha256 != digest:
+        return [Problem(where, "the validation set changed after it was measured", field="fidelity",
+                        mend=f"run `lae freeze --pocket {pocket}` again")]
+    return []
+
+
+def _freeze_locked(project: Project, pocket: str, fidelity: FidelityRecord | None) -> FreezeResult:
     # 1. The compile check, or say why it is skipped.
     note: str | None = None
     if project.keys_dir(pocket).is_dir():
@@ -172,9 +195,10 @@ def _freeze_locked(project: Project, pocket: str) -> FreezeResult:
     scan = scan_pocket(project, pocket)
     hashed = hash_pocket(scan)
     problems = scan.problems + hashed.problems + _structure_problems(project, pocket, sorted(hashed.task_ids))
+    problems += _fidelity_problems(project, pocket, fidelity)
     if problems:
         raise FreezeError(f"pocket {pocket!r} cannot be frozen as it stands", problems)
-    manifest: Manifest = build_manifest(pocket, module, hashed, current_grader())
+    manifest: Manifest = build_manifest(pocket, module, hashed, current_grader(), fidelity)
 
     # 4. Write: SHA256SUMS first, the stamp last.
     written: list[str] = []
@@ -196,5 +220,6 @@ def _freeze_locked(project: Project, pocket: str) -> FreezeResult:
         compile_check=check,
         compile_check_note=note,
         written=written,
+        fidelity=fidelity,
     )
 

@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, model_serializer, model_validator
 
 from lae.canonical import canonical_bytes, parse_json_strict, sha256_hex
 from lae.errors import Problem
@@ -39,6 +39,7 @@ __all__ = [
     "Hex64",
     "FileEntry",
     "GraderIdentity",
+    "FidelityRecord",
     "Manifest",
     "ScannedFile",
     "PocketScan",
@@ -50,6 +51,7 @@ __all__ = [
     "root_digest",
     "sums_text",
     "sums_path",
+    "validation_digest",
 ]
 
 MANIFEST_VERSION: Final = 1
@@ -79,6 +81,42 @@ class GraderIdentity(_Closed):
     source_sha256: Hex64 = Field(description="`lae.grader.contract.grader_source_digest()`.")
 
 
+class FidelityRecord(_Closed):
+    """The release's measured agreement with a careful reader (SPEC section 11), over the
+    pocket's validation set (private: only its digest and the figures are recorded)."""
+
+    validation_sha256: Hex64 = Field(description="`validation_digest`: SHA-256 over the validation set's files.")
+    memos: int = Field(ge=1, description="Labelled memos measured.")
+    labelled_findings: int = Field(ge=0, description="Finding labels (RAISED, NOT_RAISED or DISMISSED).")
+    over_credit: float | None = Field(ge=0, le=1, description="Credited / labelled NOT_RAISED or DISMISSED.")
+    under_credit: float | None = Field(ge=0, le=1, description="Not credited / labelled RAISED.")
+    max_over_credit: float = Field(ge=0, le=1, description="Threshold from pocket.yaml.")
+    max_under_credit: float = Field(ge=0, le=1, description="Threshold from pocket.yaml.")
+    met: bool = Field(description="Both figures within their thresholds (a figure without labels counts as met).")
+
+    @model_validator(mode="after")
+    def _met_agrees(self) -> "FidelityRecord":
+        within = ((self.over_credit or 0.0) <= self.max_over_credit
+                  and (self.under_credit or 0.0) <= self.max_under_credit)
+        if self.met != within:
+            raise ValueError(f"met is {self.met} but the figures say {within}")
+        return self
+
+    def sentence(self) -> str:
+        """'measured at x% over-credit and y% under-credit on n labelled memos'."""
+        def pct(x: float | None) -> str:
+            return "n/a" if x is None else f"{100 * x:.1f}%"
+
+        return (f"measured at {pct(self.over_credit)} over-credit and {pct(self.under_credit)} under-credit "
+                f"on {self.memos} labelled memos")
+
+    def summary(self) -> str:
+        """One line for the stamp and `lae verify`."""
+        state = "met" if self.met else "NOT MET"
+        return (f"{self.sentence()} ({self.labelled_findings} labelled findings); thresholds "
+                f"{100 * self.max_over_credit:.1f}% / {100 * self.max_under_credit:.1f}%: {state}")
+
+
 class Manifest(_Closed):
     """Everything a pocket's scores depend on. Its canonical bytes hash to the root."""
 
@@ -90,6 +128,15 @@ class Manifest(_Closed):
         min_length=1, description="Task id -> the `scoring` block of its anchors file."
     )
     files: tuple[FileEntry, ...] = Field(min_length=1, description="Every frozen file, sorted by path.")
+    fidelity: FidelityRecord | None = Field(default=None, description="Measured on the validation set, when the pocket has one.")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_fidelity(self, handler: Any) -> dict[str, Any]:
+        # A pocket without a validation set keeps the manifest (and root) it always had.
+        data = handler(self)
+        if data.get("fidelity") is None:
+            data.pop("fidelity", None)
+        return data
 
     @model_validator(mode="after")
     def _sorted_unique(self) -> "Manifest":
@@ -300,7 +347,8 @@ def _unreadable(path: str, exc: OSError) -> Problem:
 
 
 def build_manifest(
-    pocket: str, environment_module: str, hashed: HashedPocket, grader: GraderIdentity
+    pocket: str, environment_module: str, hashed: HashedPocket, grader: GraderIdentity,
+    fidelity: FidelityRecord | None = None,
 ) -> Manifest:
     """The typed manifest of a hashed pocket (files sorted by path)."""
     return Manifest(
@@ -309,7 +357,19 @@ def build_manifest(
         grader=grader,
         scoring={k: hashed.scoring[k] for k in sorted(hashed.scoring)},
         files=tuple(FileEntry(path=p, sha256=d) for p, d in sorted(hashed.digests.items())),
+        fidelity=fidelity,
     )
+
+
+def validation_digest(project: Project, pocket: str) -> str | None:
+    """SHA-256 of the pocket's validation set: over the ``sha256sum`` lines
+    (``<hex>  <path>``, path relative to the project root) of every regular file under
+    ``keys_private/<pocket>/validation/``, sorted by path. None when there is none."""
+    folder = project.validation_dir(pocket)
+    prefix = project.relative(folder) + "/"
+    lines = [f"{sha256_file(entry.path)}  {prefix}{rel}\n" for rel, entry, kind in walk_files(folder)
+             if kind == "file" and entry is not None]
+    return sha256_hex("".join(sorted(lines, key=lambda line: line[66:])).encode("utf-8")) if lines else None
 
 
 def task_dirs(project: Project, pocket: str) -> list[str]:

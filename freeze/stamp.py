@@ -99,8 +99,12 @@ def _template() -> jinja2.Template:
 
 def _render(pocket: str, manifest: Manifest | None, root: str | None, generator_version: str) -> str:
     scoring = []
+    fidelity = None
     if manifest is not None:
         scoring = [(tid, canonical_bytes(block).decode("utf-8")) for tid, block in manifest.scoring.items()]
+        if manifest.fidelity is not None:
+            fidelity = (canonical_bytes(manifest.fidelity.model_dump(mode="json")).decode("utf-8"),
+                        manifest.fidelity.summary())
     text = _template().render(
         begin_marker=BEGIN_MARKER,
         end_marker=END_MARKER,
@@ -113,6 +117,7 @@ def _render(pocket: str, manifest: Manifest | None, root: str | None, generator_
         command=freeze_command(pocket),
         sums=f"anchors/{pocket}/{SUMS_NAME}",
         scoring=scoring,
+        fidelity=fidelity,
     )
     return text.rstrip("\n")
 
@@ -262,11 +267,22 @@ def _parse_frozen(fields: dict[str, list[tuple[int, str]]], files: list[FileEntr
         "grader": {"scoring_contract_version": int(contract or 0), "source_sha256": one("grader-source-sha256")},
         "scoring": scoring,
         "files": files,
+        "fidelity": _parse_fidelity(one("fidelity", required=False), fields),
     })
     one("command")
     one("check")
+    one("fidelity-summary", required=False)  # derived from `fidelity:`; the re-render checks it
     return Stamp(status="FROZEN", pocket=pocket, generator_version=gen_version,
                  root=one("root-sha256"), manifest=manifest)
+
+
+def _parse_fidelity(value: str | None, fields: dict[str, list[tuple[int, str]]]) -> object:
+    if value is None:
+        return None
+    try:
+        return parse_json_strict(value)
+    except ValueError as exc:
+        raise StampFormatError(f"`fidelity:` JSON does not parse: {exc}", fields["fidelity"][0][0]) from exc
 
 
 def read_stamp(data: bytes) -> Stamp | None:

@@ -27,6 +27,7 @@ from lae.project import Project
 
 from .freezer import check_known_pocket
 from .manifest import (
+    FidelityRecord,
     GraderIdentity,
     Hex64,
     Manifest,
@@ -36,6 +37,7 @@ from .manifest import (
     scan_pocket,
     sums_path,
     sums_text,
+    validation_digest,
 )
 from .stamp import Stamp, StampFormatError, locate_module, read_stamp
 
@@ -75,6 +77,7 @@ ProblemKind = Literal[
     "sums_missing",  # anchors/<pocket>/SHA256SUMS is gone
     "sums_mismatch",  # SHA256SUMS does not list what the stamp lists
     "root_mismatch",  # the recomputed root differs for a reason not listed above
+    "validation_changed",  # the validation set differs from the one the fidelity record was measured on
 ]
 
 _NOT_FROZEN_KINDS = {"not_frozen", "stamp_missing", "stamp_malformed"}
@@ -94,6 +97,7 @@ _MENDS: dict[str, str] = {
     "sums_missing": "restore it, or re-freeze: lae freeze --pocket {pocket}",
     "sums_mismatch": "restore it, or re-freeze: lae freeze --pocket {pocket}",
     "root_mismatch": "re-freeze: lae freeze --pocket {pocket}",
+    "validation_changed": "restore the validation files; if the change is intended, re-freeze (it re-measures)",
 }
 
 
@@ -124,6 +128,7 @@ class PocketReport(_Closed):
     environment_module: str | None = Field(default=None, description="The module that carries the stamp.")
     module_path: str | None = Field(default=None, description="Its path relative to the project root.")
     problems: list[Discrepancy] = Field(description="Every discrepancy found; empty when ok.")
+    fidelity: FidelityRecord | None = Field(default=None, description="The release's recorded fidelity measurement.")
 
     @property
     def not_frozen(self) -> bool:
@@ -238,6 +243,8 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
             problems.append(_d("changed", path, "digest differs from the frozen one", expected=want[path],
                                observed=have))
 
+    problems.extend(_validation_problems(project, pocket, expected.fidelity))
+
     # The grader the scores will come from.
     grader = current_grader()
     if grader.scoring_contract_version != expected.grader.scoring_contract_version:
@@ -266,7 +273,7 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
     # The recomputed root: equal whenever nothing above was found.
     observed_root: str | None = None
     try:
-        observed = build_manifest(pocket, module, hashed, grader)
+        observed = build_manifest(pocket, module, hashed, grader, expected.fidelity)
     except ValidationError:
         observed = None  # e.g. every anchors file gone; the files above say why
     if observed is not None:
@@ -279,8 +286,27 @@ def _audit(project: Project, pocket: str) -> tuple[PocketReport, Stamp | None]:
     ok = not problems
     report = PocketReport(pocket=pocket, environment_module=module, module_path=module_rel, ok=ok,
                           root=stamp.root if ok else None, stamped_root=stamp.root, observed_root=observed_root,
-                          file_count=len(expected.files), problems=problems)
+                          file_count=len(expected.files), problems=problems, fidelity=expected.fidelity)
     return report, stamp
+
+
+def _validation_problems(project: Project, pocket: str, recorded: FidelityRecord | None) -> list[Discrepancy]:
+    """The validation set is private: checked where ``keys_private/<pocket>/`` is present
+    (the project tree), never expected in an installed release."""
+    if not project.keys_dir(pocket).is_dir():
+        return []
+    where = project.relative(project.validation_dir(pocket))
+    digest = validation_digest(project, pocket)
+    want = recorded.validation_sha256 if recorded else None
+    if digest == want:
+        return []
+    if want is None:
+        message = "a validation set exists but the freeze recorded none"
+    elif digest is None:
+        message = "the frozen validation set is missing"
+    else:
+        message = "a validation file changed, vanished or was added since the freeze"
+    return [_d("validation_changed", where, message, expected=want, observed=digest)]
 
 
 def _problems(report: PocketReport) -> list[Problem]:

@@ -90,6 +90,10 @@ class Project:
     def task_dir(self, pocket: str, task_id: str) -> Path:
         return self.tasks_dir(pocket) / task_id
 
+    def validation_dir(self, pocket: str) -> Path:
+        """``keys_private/<pocket>/validation/``: labelled validation memos, private like keys."""
+        return self.keys_dir(pocket) / "validation"
+
     def anchors_path(self, pocket: str, task_id: str) -> Path:
         return self.anchors_dir(pocket) / f"{task_id}.anchors.json"
 

@@ -46,6 +46,7 @@ from typing import IO, Any, Literal, Union
 
 import yaml
 
+from lae.catalog import find_task
 from lae.fsio import atomic_write
 from lae.errors import InvalidInputError, LaeError, Problem
 from lae.project import Project
@@ -75,6 +76,7 @@ __all__ = [
     "RenderReport",
     "render_project",
     "render_memos",
+    "render_validation",
 ]
 
 #: Source suffix -> output format. The output name is the source name minus the last suffix.
@@ -374,8 +376,13 @@ def docx_bytes(
     *,
     title: str | None = None,
     timestamp: _dt.datetime = DEFAULT_TIMESTAMP,
+    list_paragraphs: bool = False,
 ) -> bytes:
-    """Render the Markdown subset to .docx bytes (deterministic; see the module docstring)."""
+    """Render the Markdown subset to .docx bytes (deterministic; see the module docstring).
+
+    With ``list_paragraphs`` numbered items are Word list paragraphs (style ``List
+    Paragraph``, the number kept as text) rather than indented plain paragraphs; the
+    matter documents keep the plain form so their frozen bytes do not move."""
     import docx
     from docx.shared import Inches
 
@@ -393,8 +400,9 @@ def docx_bytes(
             else:
                 # The number is text, as the author wrote it: a reader (and an agent)
                 # sees "3." exactly, whatever Word's list numbering would do.
-                paragraph = document.add_paragraph()
-                paragraph.paragraph_format.left_indent = Inches(0.4)
+                paragraph = document.add_paragraph(style="List Paragraph" if list_paragraphs else None)
+                if not list_paragraphs:
+                    paragraph.paragraph_format.left_indent = Inches(0.4)
                 paragraph.paragraph_format.first_line_indent = Inches(-0.3)
                 paragraph.add_run(block.marker + " ")
                 _docx_runs(paragraph, block.text)
@@ -1050,4 +1058,46 @@ def render_memos(project: Project, *, check: bool = False, paths: Iterable[Path]
             report.problems.extend(exc.problems or [Problem(where, str(exc))])
             continue
         _sync(project, report, source.with_suffix(".docx"), data)
+    return report
+
+
+def _declared_docx(project: Project, pocket: str, task_id: str, report: RenderReport) -> str | None:
+    try:
+        info = find_task(project, task_id, pocket)
+    except LaeError as exc:
+        report.problems.extend(exc.problems)
+        return None
+    docx_names = [d for d in info.deliverables if d.endswith(".docx")]
+    if len(docx_names) != 1:
+        report.problems.append(Problem(project.relative(info.path / "task.json"),
+                                       f"validation memos need one declared .docx deliverable, found {len(docx_names)}",
+                                       field="deliverables", mend="declare one .docx deliverable in the key"))
+        return None
+    return docx_names[0]
+
+
+_MEMO_ID = re.compile(r"^[A-Z][A-Za-z0-9-]*$")
+
+
+def render_validation(project: Project, *, pocket: str | None = None, check: bool = False) -> RenderReport:
+    """Render every ``keys_private/<pocket>/validation/<task-id>/<memo-id>.md`` to
+    ``<memo-id>/<declared deliverable>.docx`` beside it (Word headings, list paragraphs,
+    tables, bold runs); byte-reproducible, only changed files written."""
+    report = RenderReport(check=check)
+    for name in [pocket] if pocket else project.pockets():
+        base = project.validation_dir(name)
+        for folder in _visible(base) if base.is_dir() else []:
+            sources = [p for p in _visible(folder) if p.suffix == ".md" and p.is_file()] if folder.is_dir() else []
+            declared = _declared_docx(project, name, folder.name, report) if sources else None
+            for source in sources if declared else []:
+                where = project.relative(source)
+                if not _MEMO_ID.match(source.stem):
+                    report.problems.append(Problem(where, "memo id must match [A-Z][A-Za-z0-9-]*", mend="rename it"))
+                    continue
+                try:
+                    data = docx_bytes(_read_source(source, where), list_paragraphs=True)
+                except LaeError as exc:
+                    report.problems.extend(exc.problems or [Problem(where, str(exc))])
+                    continue
+                _sync(project, report, folder / source.stem / declared, data)
     return report

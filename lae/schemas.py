@@ -43,12 +43,26 @@ def _report() -> dict:
     return report_json_schema()
 
 
+def _labels() -> dict:
+    from lae.compiler.labels import labels_json_schema
+
+    return labels_json_schema()
+
+
+def _fidelity() -> dict:
+    from lae.fidelity.models import fidelity_json_schema
+
+    return fidelity_json_schema()
+
+
 SCHEMA_BUILDERS: dict[str, Callable[[], dict]] = {
     "key.schema.json": _key,
     "anchors.schema.json": _anchors,
     "result.schema.json": _result,
     "verify.schema.json": _verify,
     "report.schema.json": _report,
+    "labels.schema.json": _labels,
+    "fidelity.schema.json": _fidelity,
 }
 
 

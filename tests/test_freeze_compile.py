@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lae.errors import FreezeError
+from lae.fidelity.release import freeze_measured
 from lae.freeze import freeze_pocket, render_unfrozen_stamp, verify_pocket
 from lae.project import Project
 from tests.test_freeze_support import snapshot
@@ -43,7 +44,7 @@ def tree(compiled: Path, tmp_path: Path) -> Path:
 
 
 def test_freeze_runs_the_real_compile_check_and_verifies(tree: Path) -> None:
-    result = freeze_pocket(Project.at(tree), "fixture")
+    result = freeze_measured(Project.at(tree), "fixture")  # the fixture pocket has a validation set
     assert result.compile_check == "passed"
     assert result.module_path == "environments/fixture_pocket.py"  # named by pocket.yaml
     assert verify_pocket(Project.at(tree), "fixture").root == result.root

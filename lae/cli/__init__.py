@@ -31,6 +31,7 @@ _COMMAND_MODULES = [
     "lae.cli.verify_cmd",
     "lae.cli.report_cmd",
     "lae.cli.judge_cmd",
+    "lae.cli.fidelity_cmd",
 ]
 
 

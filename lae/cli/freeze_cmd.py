@@ -9,7 +9,8 @@ import click
 
 from lae.cli.options import json_option, pocket_option, project_from, root_option
 from lae.errors import FreezeError, LaeError, RefusalError, InvalidInputError
-from lae.freeze import DEFAULT_LOCK_TIMEOUT, FreezeResult, freeze_pocket
+from lae.fidelity.release import freeze_measured
+from lae.freeze import DEFAULT_LOCK_TIMEOUT, FreezeResult
 
 
 def _text(result: FreezeResult) -> str:
@@ -19,12 +20,14 @@ def _text(result: FreezeResult) -> str:
     check = result.compile_check
     if result.compile_check_note:
         check += f": {result.compile_check_note}"
+    fidelity = result.fidelity.summary() if result.fidelity else "no validation set"
     return "\n".join([
         f"froze {result.pocket}: {result.task_count} task(s), {result.file_count} file(s)",
         f"  root           {result.root}",
         f"  stamp          {result.module_path} ({status(result.module_path)})",
         f"  SHA256SUMS     {result.sums_path} ({status(result.sums_path)})",
         f"  compile check  {check}",
+        f"  fidelity       {fidelity}",
         f"  check by hand  sha256sum -c {result.sums_path}   (run from the project root)",
     ])
 
@@ -35,10 +38,12 @@ def _text(result: FreezeResult) -> str:
 @json_option
 @click.option("--lock-timeout", type=click.FloatRange(min=0), default=DEFAULT_LOCK_TIMEOUT, show_default=True,
               help="Seconds to wait for another freeze of the same pocket before refusing.")
-def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: float) -> None:
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, help="Parallel workers measuring the validation set.")
+def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: float, jobs: int) -> None:
     """Freeze pockets: hash every file a score depends on, stamp the environment module
     header and write anchors/<pocket>/SHA256SUMS. Refuses (exit 3) unless
-    `lae compile --check` passes."""
+    `lae compile --check` passes. A pocket with a validation set is measured first
+    (`lae fidelity`); the figures are recorded and printed, met or not."""
     project = project_from(root)
     pockets = [pocket] if pocket else project.pockets()
     if not pockets:
@@ -47,7 +52,7 @@ def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: 
     errors: list[tuple[str, LaeError]] = []
     for name in pockets:
         try:
-            results.append(freeze_pocket(project, name, lock_timeout=lock_timeout))
+            results.append(freeze_measured(project, name, lock_timeout=lock_timeout, jobs=jobs))
         except LaeError as exc:
             errors.append((name, exc))
             if not as_json and len(pockets) > 1:

@@ -9,6 +9,7 @@ import click
 
 from lae.cli.judge_cmd import api_key_var_option, base_url_option, judge_project
 from lae.cli.options import json_option, root_option
+from lae.errors import LayoutError
 
 
 @click.command("report")
@@ -34,7 +35,7 @@ def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var
     if judge_model:
         _run_judge(root, runs, judge_model, base_url, api_key_var)
     loaded = load_runs(list(runs))
-    summary = aggregate(loaded, allow_mixed=allow_mixed, with_pages=out_dir is not None)
+    summary = aggregate(loaded, allow_mixed=allow_mixed, with_pages=out_dir is not None, fidelity=_fidelity(root))
     markdown = render_markdown(summary)
     data = json.loads(summary.model_dump_json())
     if out_dir is not None:
@@ -51,6 +52,17 @@ def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var
             click.echo(f"\nwrote {out_dir / 'index.html'} ({len(written) - 1} rollout page(s)), report.json, report.md")
     if not summary.reportable:
         click.echo("note: these results are not reportable (see the status lines above)", err=True)
+
+
+def _fidelity(root):
+    """Each frozen release's recorded fidelity, from the project tree when there is one."""
+    from lae.fidelity.release import recorded_fidelity
+    from lae.project import Project
+
+    try:
+        return recorded_fidelity(Project.at(root))
+    except LayoutError:
+        return {}  # no tree at hand: the report states no fidelity
 
 
 def _run_judge(root, runs, judge_model, base_url, api_key_var) -> None:

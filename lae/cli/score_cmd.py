@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import click
@@ -12,6 +10,7 @@ import click
 from lae.cli.options import json_option, pocket_option, project_from, root_option
 from lae.errors import InvalidInputError, Problem
 from lae.grader.results import ScoreResult
+from lae.parallel import fork_map
 
 
 def _summary_lines(result: ScoreResult) -> list[str]:
@@ -128,20 +127,10 @@ def command(root, pocket, task, files, transcript, runs, jobs, allow_unfrozen, a
         results: dict[str, dict] = {}
         for args in dict.fromkeys(a[:4] for a in jobs_args):
             _prepared(*args)  # verify each pocket and index each task once, before any worker starts
-        if jobs == 1:
-            iterator = map(_score_rollout, jobs_args)
-            pool = None
-        else:
-            fork = "fork" in multiprocessing.get_all_start_methods()
-            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork") if fork else None)
-            iterator = pool.map(_score_rollout, jobs_args)
-        try:
-            with click.progressbar(iterator, length=len(jobs_args), label="scoring", file=click.get_text_stream("stderr")) as bar:
-                for folder, data in bar:
-                    results[Path(folder).name] = data
-        finally:
-            if pool:
-                pool.shutdown()
+        iterator = fork_map(_score_rollout, jobs_args, jobs)
+        with click.progressbar(iterator, length=len(jobs_args), label="scoring", file=click.get_text_stream("stderr")) as bar:
+            for folder, data in bar:
+                results[Path(folder).name] = data
         summary = {
             "rollouts": len(results),
             "results": {name: {"task_id": d["task_id"], "metrics": d["metrics"], "reportable": d["reportable"],

@@ -14,7 +14,10 @@ from lae.freeze.verify import raise_for
 
 
 def _text_ok(report: PocketReport) -> str:
-    return f"verified {report.pocket}: root {report.root} ({report.file_count} files)"
+    text = f"verified {report.pocket}: root {report.root} ({report.file_count} files)"
+    if report.fidelity is not None:
+        text += f"\n  fidelity: {report.fidelity.summary()}"
+    return text
 
 
 @click.command("verify")

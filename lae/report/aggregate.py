@@ -33,7 +33,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from statistics import fmean
@@ -43,6 +43,7 @@ from pydantic import ValidationError
 
 from lae import __version__
 from lae.errors import InvalidInputError, Problem, RefusalError
+from lae.freeze.manifest import FidelityRecord
 from lae.grader.results import ScoreResult
 from lae.report.models import (
     Comparison,
@@ -674,8 +675,10 @@ def _lab_rows(records: list[RolloutRecord]) -> list[LabModelRow]:
     return rows
 
 
-def aggregate(loaded: LoadedRuns, *, allow_mixed: bool = False, with_pages: bool = False) -> ReportSummary:
-    """Aggregate loaded records into the report summary (raises ``RefusalError`` on a mix)."""
+def aggregate(loaded: LoadedRuns, *, allow_mixed: bool = False, with_pages: bool = False,
+              fidelity: Mapping[str, FidelityRecord] | None = None) -> ReportSummary:
+    """Aggregate loaded records into the report summary (raises ``RefusalError`` on a mix).
+    ``fidelity`` maps a freeze root to its recorded fidelity, stated beside that pocket's scores."""
     factory = [r for r in loaded.records if r.kind == "factory"]
     lab = [r for r in loaded.records if r.kind == "lab"]
     by_pocket: dict[str, list[RolloutRecord]] = defaultdict(list)
@@ -687,6 +690,8 @@ def aggregate(loaded: LoadedRuns, *, allow_mixed: bool = False, with_pages: bool
     if problems and not allow_mixed:
         raise RefusalError("refusing to mix results from different releases (freeze roots)", problems)
     pockets = [_pocket_report(p, recs, allow_mixed=allow_mixed, with_pages=with_pages) for p, recs in sorted(by_pocket.items())]
+    pockets = [p.model_copy(update={"fidelity": (fidelity or {}).get(p.freeze_roots[0] or "")})
+               if len(p.freeze_roots) == 1 else p for p in pockets]
     warnings = list(loaded.warnings)
     for p in pockets:
         few = [m.model for m in p.models if m.rollouts_per_task[0] < 3]
@@ -744,6 +749,9 @@ def render_markdown(summary: ReportSummary) -> str:
             n = sum(m.rollouts - m.reportable_rollouts for m in p.models)
             total = sum(m.rollouts for m in p.models)
             out.append(f"**Not reportable** ({n} of {total} rollouts): " + "; ".join(p.unreportable_reasons) + ".")
+        if p.fidelity is not None:
+            out += ["", f"Graded by a release {p.fidelity.sentence()}"
+                    + ("." if p.fidelity.met else ", below its fidelity thresholds.")]
         out.append("")
         out.append("| Model | Setup | Reward | Finding recall | Deliverables saved | False flags |")
         out.append("| --- | --- | ---: | ---: | ---: | ---: |")

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lae.freeze.manifest import FidelityRecord
+
 __all__ = [
     "JUDGE_SCHEMA_VERSION",
     "REPORT_SCHEMA_ID",
@@ -162,6 +164,8 @@ class PocketReport(_Frozen):
     findings: list[FindingHeat]
     comparisons: list[Comparison]
     criteria_agreement: list[CriterionAgreement]
+    fidelity: FidelityRecord | None = Field(
+        default=None, description="The release's fidelity as its freeze recorded it (one freeze root, found in the tree).")
 
 
 class LabModelRow(_Frozen):

@@ -36,6 +36,26 @@ def test_wheel_bundles_tasks_and_anchors_but_no_private_keys(wheel):
         assert b"CANARY-" not in z.read(n), n
 
 
+def _validation_lines() -> set[str]:
+    """Every substantial line of every validation memo and labels file (the project's and the fixture's)."""
+    files = [*REPO.glob("keys_private/*/validation/**/*"), *REPO.glob("tests/fixtures/tree/keys_private/*/validation/**/*")]
+    lines = set()
+    for f in files:
+        if f.suffix in (".md", ".yaml"):
+            lines.update(s.strip(" #-|*") for s in f.read_text(encoding="utf-8").splitlines() if len(s.strip()) >= 40)
+    return lines
+
+
+def test_wheel_holds_no_validation_text(wheel):
+    lines = _validation_lines()
+    assert lines, "no validation text found to look for"
+    z = zipfile.ZipFile(wheel)
+    assert not [n for n in z.namelist() if "/validation/" in n]
+    for n in z.namelist():
+        text = z.read(n).decode("utf-8", errors="replace")
+        assert not [line for line in lines if line in text], n
+
+
 def test_load_environment_from_the_installed_wheel(wheel, tmp_path):
     target = tmp_path / "site"
     proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
