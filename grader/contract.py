@@ -7,13 +7,10 @@ Two parts, both recorded in every freeze stamp and checked by ``lae verify``:
 * :func:`grader_source_digest` -- a SHA-256 over the grader's own source, so any edit
   to the installed ``lae.grader`` code, intended or not, is seen.
 
-The digest is defined so a shell can reproduce it from the grader folder::
-
-    find . -name '*.py' -not -path '*/__pycache__/*' | sed 's|^\\./||' | LC_ALL=C sort \\
-        | xargs sha256sum | sha256sum
-
-i.e. the SHA-256 of the ``sha256sum`` listing (``<hex>  <relative/posix/path>\\n`` per
-file, sorted by path) of every ``*.py`` below the package folder.
+The digest is the SHA-256 of the ``sha256sum`` listing (``<hex>  <relative/posix/path>\\n``
+per file, sorted by path) of every ``*.py`` below the grader package, followed by the same
+listing of the matching kernel ``lae.match`` with paths ``match/<path>`` (SPEC section 6 gives
+the shell command).
 """
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ def _evidence(raw: KernelEvidence | None, norm: NormalizedText, text: str, sourc
 
 
 def _own_chars(analysis_text: str) -> int:
-    return sum(len(m.group(0)) for m in TOKEN_RE.finditer(analysis_text))
+    return sum(map(len, TOKEN_RE.findall(analysis_text)))
 
 
 def _criteria(ctx: TaskContext, analysis: TextAnalysis, complete: bool) -> list[CriterionReport]:

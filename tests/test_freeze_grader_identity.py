@@ -5,16 +5,27 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import lae.match
 from lae.grader import contract
 
 GRADER = Path(contract.__file__).resolve().parent
 
 
+KERNEL = Path(lae.match.__file__).resolve().parent
+
+
 def test_source_digest_matches_the_documented_shell_recipe() -> None:
-    recipe = ("find . -name '*.py' -not -path '*/__pycache__/*' | sed 's|^\\./||' | LC_ALL=C sort"
-              " | xargs sha256sum | sha256sum")
-    done = subprocess.run(["bash", "-c", recipe], cwd=GRADER, capture_output=True, text=True, check=True)
+    """SPEC section 6: the grader's listing, then the matching kernel's as ``match/<path>``."""
+    listing = ("find . -name '*.py' -not -path '*/__pycache__/*' | sed 's|^\\./||' | LC_ALL=C sort"
+               " | xargs sha256sum")
+    recipe = (f"{{ (cd '{GRADER}' && {listing}); (cd '{KERNEL}' && {listing} | sed 's|  |  match/|'); }}"
+              " | sha256sum")
+    done = subprocess.run(["bash", "-c", recipe], capture_output=True, text=True, check=True)
     assert done.stdout.split()[0] == contract.grader_source_digest()
+
+
+def test_a_kernel_edit_changes_the_grader_identity() -> None:
+    assert any(line.endswith("  match/engine.py") for line in contract.grader_source_listing().splitlines())
 
 
 def test_source_digest_covers_every_py_file_and_its_path(tmp_path: Path) -> None:

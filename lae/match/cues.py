@@ -142,7 +142,7 @@ GOVERNING_NEGATION: tuple[str, ...] = (
 )
 # Sentence-level: the point is a question, a possibility to look at, or left open.
 HEDGES: tuple[str, ...] = (
-    r"whether(?! or not)", r"in (?:certain|some) (?:circumstances|cases)", r"where applicable", r"if applicable",
+    r"whether(?! or not)", r"in (?:certain|some) (?:circumstances|cases)", r"depending (?:on|upon)", r"where applicable", r"if applicable",
     r"(?:may|might|could) be (?:required|needed|necessary|applicable|relevant|triggered|at issue)",
     r"(?:could|may|might) (?:potentially |possibly |also )?(?:raise|implicate|warrant|merit|be implicated|be relevant|"
     r"be worth|have been|give rise to questions|need to be)", r"raises? questions?", r"potentially", r"possibly",
@@ -164,7 +164,7 @@ REPORTED: tuple[str, ...] = (
     r"believed", r"told", r"tells", r"asserts?", r"asserted", r"claims? that", r"claimed",
     r"contends?", r"contended", r"maintains? that", r"maintained",
     r"takes? the (?:view|position)", r"took the (?:view|position)", r"according to",
-    r"(?:'s?|their|his|her) (?:view|position|understanding|assessment|opinion|reading) (?:is|was)",
+    r"(?:\S+'s?|their|his|her) (?:view|position|understanding|assessment|opinion|reading) (?:is|was)",
     r"in (?:the )?(?:\S+'s?|their|his|her|its) (?:view|opinion)", r"might say", r"may say", r"would say",
     r"some (?:readers|commentators|people|observers) (?:might|may|would|say|argue)", r"thinks", r"characteri[sz]e[sd]",
     # a document reciting: "the agreement provides", "Section 4.2 states", "the email says"

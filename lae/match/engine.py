@@ -48,6 +48,23 @@ class TextAnalysis:
         return next(f for f in self.findings if f.id == fid)
 
 
+_ANAPHORIC_START = regex.compile(r"\W*(?:this|that|these|those|such|it|its|they|their|the same|here|there|both|each)"
+                                 r"(?![\p{L}])")
+NEGATOR_REACH = 30  # a negator part of a phrase binds the content part it precedes by at most this (characters)
+
+
+def _bind_negators(per_part: list[Spans], negators: list[int], u: int, spans: list[tuple[int, int]]) -> bool:
+    """A negator part ("not" in `not + reasonable`) must stand just before a content part, not
+    anywhere in the sentence; ``spans`` gets the binding occurrence."""
+    content = [s for i, pp in enumerate(per_part) if i not in negators for s, _e in pp[u]]
+    for i in negators:
+        bound = [(s, e) for s, e in per_part[i][u] if any(0 <= c - e <= NEGATOR_REACH for c in content)]
+        if not bound:
+            return False
+        spans[i] = bound[0]
+    return True
+
+
 class _Scan:
     """Every pattern run once over the text; hits grouped by unit; stances cached."""
 
@@ -95,7 +112,14 @@ class _Scan:
             if not units:
                 return {}  # later parts need not be scanned
             per_part.append(hits)
-        return {u: [pp[u][0] for pp in per_part] for u in sorted(units or ())}
+        negators = [i for i, t in enumerate(terms) if t and _NEGATION_IN_PHRASE.fullmatch(t.lower())]
+        out: Spans = {}
+        for u in sorted(units or ()):
+            spans = [pp[u][0] for pp in per_part]
+            if negators and not _bind_negators(per_part, negators, u, spans):
+                continue
+            out[u] = spans
+        return out
 
     def stance(self, u: int, pos: int | None = None) -> Stance:
         """The unit's stance toward what starts at ``pos`` (cached for the whole unit)."""
@@ -133,7 +157,8 @@ class _Scan:
 def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
     """Blocks of block ``b``'s discussion: itself, its headings (not the document title), its
     list/table lead-in and header row, and (non-row blocks) its whole section when short;
-    ``wide`` adds the block before it in the same section (subject search)."""
+    ``wide`` adds the block before it in the same section when ``b`` opens by referring back
+    to it ("This ...", "That shipment ...", "Such ...") (subject search)."""
     blk = seg.blocks[b]
     out = [b] + [h for h in blk.headings if not (h == 0 and seg.blocks[h].level == 1)]
     out += [x for x in (blk.lead_in, blk.header) if x is not None]
@@ -141,8 +166,9 @@ def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
         sec = seg.section_blocks(b)
         if blk.headings and len(sec) <= SMALL_SECTION_BLOCKS:
             out += [x for x in sec if seg.blocks[x].kind != "row"]
-        elif wide and b > 0 and seg.blocks[b - 1].headings == blk.headings and seg.blocks[b - 1].kind != "heading":
-            out.append(b - 1)
+        elif wide and b > 0 and seg.blocks[b - 1].headings == blk.headings and seg.blocks[b - 1].kind != "heading" \
+                and _ANAPHORIC_START.match(seg.text, blk.start):
+            out.append(b - 1)  # "That export needed a license." continues the paragraph before
     return sorted(set(out))
 
 
