@@ -152,14 +152,17 @@ class VerifiedRelease(_Closed):
     task_count: int = Field(ge=1, description="Tasks (anchors files) frozen.")
     environment_module: str
     grader: GraderIdentity
+    fidelity: FidelityRecord | None = Field(default=None, description="The recorded fidelity measurement, if any.")
 
 
 class ReleaseStatus(_Closed):
     """What :func:`gate` tells the scorer about the release it is about to use."""
 
     pocket: str
-    reportable: bool = Field(description="True only when the pocket verified; results must carry this.")
-    freeze_root: Hex64 | None = Field(default=None, description="The verified root, when reportable.")
+    reportable: bool = Field(description="True only when the pocket verified and its recorded fidelity met the "
+                             "thresholds; results must carry this.")
+    freeze_root: Hex64 | None = Field(default=None, description="The verified root (also for a verified release "
+                                      "whose fidelity is below its thresholds).")
     reason: str | None = Field(default=None, description="Why the release is not reportable.")
 
 
@@ -347,7 +350,7 @@ def verify_pocket(project: Project, pocket: str) -> VerifiedRelease:
     assert stamp is not None and stamp.manifest is not None and stamp.root is not None
     return VerifiedRelease(pocket=pocket, root=stamp.root, file_count=report.file_count,
                            task_count=len(stamp.manifest.scoring), environment_module=report.environment_module or "",
-                           grader=stamp.manifest.grader)
+                           grader=stamp.manifest.grader, fidelity=stamp.manifest.fidelity)
 
 
 def gate(project: Project, pocket: str, *, allow_unfrozen: bool) -> ReleaseStatus:
@@ -367,6 +370,10 @@ def gate(project: Project, pocket: str, *, allow_unfrozen: bool) -> ReleaseStatu
         warnings.warn(f"scoring pocket {pocket!r} without a verified freeze: {exc.args[0]}",
                       UnverifiedReleaseWarning, stacklevel=2)
         return ReleaseStatus(pocket=pocket, reportable=False, freeze_root=None, reason=reason)
+    if release.fidelity is not None and not release.fidelity.met:
+        # frozen with --allow-low-fidelity: it verifies, but no score made with it is reportable
+        return ReleaseStatus(pocket=pocket, reportable=False, freeze_root=release.root,
+                             reason=f"the release's fidelity is below its thresholds: {release.fidelity.summary()}")
     return ReleaseStatus(pocket=pocket, reportable=True, freeze_root=release.root, reason=None)
 
 

@@ -6,7 +6,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
-           "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
+           "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER",
            "FUNCTION_WORDS", "severity_terms_for"]
@@ -190,8 +190,13 @@ LAW_IN_ABSTRACT: tuple[str, ...] = (
     r"(?:act|code|rule|regulations?|statute|law|flsa|ear|itar|warn act|title vii|ada|pwfa)(?: (?:section |§ ?)?[\d.()a-z]+)? "
     r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses)",
     r"(?:employers|companies|acquirers|exporters|parties|boards|directors) (?:must|may|are required to|cannot|generally)",
-    r"(?:courts|delaware courts|case law|the case law|commentators|regulators|plaintiffs|private plaintiffs) "
-    r"(?:have|has|may|can|often|frequently|routinely)",
+    r"(?:plaintiffs|private plaintiffs|claimants|regulators|agencies) (?:may|can|could|often|have|generally)",
+
+)
+# What courts or the case law do in general, anywhere in the sentence ("Delaware courts have required ...").
+COURTS_IN_GENERAL: tuple[str, ...] = (
+    r"(?:courts|delaware courts|federal courts|california courts|case law|the case law|commentators|regulators) "
+    r"(?:have|has|generally|often|frequently|routinely|tend to)",
     r"\S+ (?:\S+ )?(?:have|has) been the subject of",
 )
 DEFINITION: tuple[str, ...] = (

@@ -18,7 +18,7 @@ from typing import Sequence
 
 import regex
 
-from lae.match.cues import (ADOPTION, CORRECTION_CUES, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
+from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
 from lae.match.normalize import TOKEN_RE
@@ -61,6 +61,7 @@ def _patterns() -> dict[str, regex.Pattern]:
         "adoption": _alt(ADOPTION),
         "other_matter": _alt(OTHER_MATTER),
         "law": _alt(LAW_IN_ABSTRACT),
+        "courts": _alt(COURTS_IN_GENERAL),
         "definition": _alt(DEFINITION),
         "escalation": _alt(ESCALATION_V2),
         "correction": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES)),
@@ -143,6 +144,9 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
             return Stance("other-matter", m.group(0))
     m = pats["law"].search(text, start, end)
     if m and len(TOKEN_RE.findall(text, start, m.start())) <= 3:
+        return Stance("law-in-abstract", m.group(0))
+    m = pats["courts"].search(text, start, end)
+    if m:
         return Stance("law-in-abstract", m.group(0))
     m = pats["definition"].search(text, start, min(end, start + 70))
     if m and not _ANAPHOR_END.search(text[start:m.start()]):
