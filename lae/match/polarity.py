@@ -36,6 +36,8 @@ _LIST_SPLIT = regex.compile(r",|\s(?:and|or)\s")
 _SENTENCE_END = regex.compile(r"[.!?](?:\s|$)")
 _AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
 _ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
+_DEFINIENS = regex.compile(r"\s*(?:a|an|the|any|each|all|every|one|those|such|either)(?![\p{L}])")
+_DEFINING = regex.compile(r"(?<![\p{L}])(?:as used (?:in|here)|as defined|for (?:the )?purposes of this|in this memo)(?![\p{L}])")
 _NOT_END = regex.compile(r"(?:not|never)\s+$")
 _CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
                            r"provided that)(?![\p{L}])")
@@ -149,8 +151,10 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
     if m:
         return Stance("law-in-abstract", m.group(0))
     m = pats["definition"].search(text, start, min(end, start + 70))
-    if m and not _ANAPHOR_END.search(text[start:m.start()]):
-        return Stance("definition", m.group(0))
+    if m and not _ANAPHOR_END.search(text[start:m.start()]) and (
+            '"' in text[start:m.start()] or _DEFINIENS.match(text, m.end()) or _DEFINING.search(text, m.end(), end)
+            or not m.group(0).startswith(("means", "refers"))):
+        return Stance("definition", m.group(0))  # "X means a ...", '"X" means ...'; not "X means management should"
     cue = _reported(text, start, end, pos)
     if cue:
         return Stance("reported", cue)

@@ -51,6 +51,9 @@ _ABBREV = frozenset(("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "ll
                      "exh", "sch", "pty", "gmbh", "prop", "lab", "prof", "bus", "civ", "proc", "crim", "n.j.s.a",
                      "n.y", "n.j", "fla", "ill", "mass", "cir", "app", "supp", "fed", "admin", "gen", "rul",
                      "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap"))
+_NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para", "ch", "cl", "ex", "exh", "sch",
+                            "fig", "s", "ss", "r", "rr", "reg", "regs"))
+_NUMBER_NEXT = regex.compile(r"[\d(§]")
 _END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
 
@@ -229,7 +232,9 @@ def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit
             before = _WORD_BEFORE_RE.search(text, pos, m.start())
             word = before.group(1).strip(".") if before else ""
             if before and (word in _ABBREV or len(word) == 1):
-                continue
+                # "No. 3", "s. 151", "p. 4": these abbreviate only before a number
+                if word not in _NUMBER_ABBREV or _NUMBER_NEXT.match(text, m.end() + 1):
+                    continue
         stop = m.end()
         if text[pos:stop].strip():
             out.append(Unit(len(out), block, pos, stop))
