@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: 2df562c83e779aa819996b173bfd047f601bfc6fd01d0836365e87a7051c6c25
+# root-sha256: f4269cb49e69ba68ad2f56c33425c769df484ecfe5d43b9e11efb42ddc4eecfc
 # grader-contract: 2
-# grader-source-sha256: 54723c752210aa755573efd6d3d120e6d0e205b55d92d6288e8925afd6a224b9
+# grader-source-sha256: d7cb97e3360e0061a52386b9a4212c49e97cfd73b0f57f36e74a3fded1901e96
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.192308,"under_credit":0.131737,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
 # fidelity-summary: measured at 19.2% over-credit and 13.2% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
@@ -26,11 +26,11 @@ by hand; nothing outside it is ever touched by freeze.
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# e87673a3de192a41b914bb033bcda99f259f10fa70dbcb7f8ab37b1b97daa333  anchors/corporate-governance/evergreen-controller-002.anchors.json
-# bf812535492ea69be49b185cda04fe1311ca5a53314367239e1b0a1833334cb9  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# 332599031168aa6ae78000fbb26a125278efec2297d0f58338dff59a890e8ce4  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# b3226cfd6847a2c4bf2c5e15df84bb3e63b1c5992cfad26b31cab8db94392ede  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# f86580aae7a81677223102dedb2557eaae1dbdf444da59b80ee7d2641784df0b  anchors/corporate-governance/solstice-committee-005.anchors.json
+# 14f08a39fdf54f47f85d4fa96e65a77520cc48531cdbfeaea15b8cd452be69ec  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# 25a29b4137daaafed99ff5e1aeb6a1417a3a110d0fd6538c5653a70fe2629145  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# cffb179ef507368ad7fda94ac0cbbadbff9dd309b4a2142b86c209c49873e7e6  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# 9d4a5b0f12f556e2fa8dbc47cab36ccce37d4b67837aa60e31c7d5d40ec73161  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# 9e1ce3e4705d37738587007d2be39d96889b3ad0fb87c78b1f261067fdfc44f7  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf

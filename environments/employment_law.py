@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: 2e588d2dce4293c0f03e45fcd0c8a22d925994940a18b49d963288b851c8284a
+# root-sha256: 8ebf307431ba119e2ed8f4a99cc99c4d9084887f647369976201101819e0a5a5
 # grader-contract: 2
-# grader-source-sha256: 54723c752210aa755573efd6d3d120e6d0e205b55d92d6288e8925afd6a224b9
+# grader-source-sha256: d7cb97e3360e0061a52386b9a4212c49e97cfd73b0f57f36e74a3fded1901e96
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.292683,"under_credit":0.159509,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}
 # fidelity-summary: measured at 29.3% over-credit and 16.0% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
@@ -26,11 +26,11 @@ by hand; nothing outside it is ever touched by freeze.
 # scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# bc61e81654dfdf763ddc676b0a3131f54e2241a1c2bff6381d61d54a1b8e444d  anchors/employment-law/atlas-noncompete-001.anchors.json
-# dd3bc9562481e71912a2ba60744d9a64f3efdf59df3de8e9b25ea2412b6e6973  anchors/employment-law/brightline-overtime-002.anchors.json
-# e3cf224b746024470f9763b4ccac6f278ac5c4697f9edc15ec94a0b1fb68de37  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# 52935830c8fc0143af320d36191a75430dbd32c148b544d40fb1a21725c67f9d  anchors/employment-law/delta-warn-004.anchors.json
-# bfb95beb3867f2d470e9e6b245db615cdc74d8e9b87ba5d03a1cd1ac86247700  anchors/employment-law/ember-contractor-005.anchors.json
+# ebb7f5b5a26e35fedd15db77120ff16888677dbd47c00a1b77b7ca866ac1065e  anchors/employment-law/atlas-noncompete-001.anchors.json
+# 78cefce96b8af4fa26e587cde36d8583e873fd0862058108e75d52cb9d733cc7  anchors/employment-law/brightline-overtime-002.anchors.json
+# 2a4dfc8a3df182c27dab3b03d2aa9c53ae1ffb4a7c90774e3cdaff425ffd0075  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 1faf8fef4c3fee3f56dbb3610b1726310011acb00c9e3331980499c32715df73  anchors/employment-law/delta-warn-004.anchors.json
+# 8669d6a6f704fc008a0e5c268d91c94e75e0c3ab4b0dde18d1a22a91debf4c55  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx
