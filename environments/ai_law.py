@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: f88254f295e0f18d87b8bdafff0e9d2c683f9591aa4996faea8c97f6f7cfe3d0
+# root-sha256: f602ed3b278497867301fe98c2709cb8e515e0bb78ec2d04afc7c876ddadfc2a
 # grader-contract: 2
-# grader-source-sha256: d7cb97e3360e0061a52386b9a4212c49e97cfd73b0f57f36e74a3fded1901e96
+# grader-source-sha256: 0b79818696c0e9aa6925d2157c823463a9755ca30932d84265b91e70a3f8c48c
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.192308,"under_credit":0.083832,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}
 # fidelity-summary: measured at 19.2% over-credit and 8.4% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)

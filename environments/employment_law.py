@@ -14,9 +14,9 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: 8ebf307431ba119e2ed8f4a99cc99c4d9084887f647369976201101819e0a5a5
+# root-sha256: 644170edfecc58d020e77ebece736e66d8f83099fee30342ab387847ce7e1d29
 # grader-contract: 2
-# grader-source-sha256: d7cb97e3360e0061a52386b9a4212c49e97cfd73b0f57f36e74a3fded1901e96
+# grader-source-sha256: 0b79818696c0e9aa6925d2157c823463a9755ca30932d84265b91e70a3f8c48c
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
 # fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.292683,"under_credit":0.159509,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}
 # fidelity-summary: measured at 29.3% over-credit and 16.0% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
