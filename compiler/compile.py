@@ -3,7 +3,7 @@
 Algorithm per key (SPEC section 5):
 
 1. load and validate the key (every problem reported at once);
-2. compile each term to a pattern (``lae.compiler.terms``); the finding's severity
+2. compile each term to a pattern (``lae.match.terms``); the finding's severity
    terms are the built-in lexicon of its level and the adjacent levels plus its own;
 3. assemble the anchors with the pocket's scoring parameters;
 4. calibrate: run every calibration sentence through the real matching core, with
@@ -29,17 +29,20 @@ from lae import __version__
 from lae.canonical import canonical_bytes, canonical_sha256, parse_json_strict
 from lae.compiler.keys import KEY_SCHEMA_VERSION, AnswerKey, PocketConfig
 from lae.compiler.load import load_key, load_pocket_config
-from lae.compiler.terms import compile_term
-from lae.fsio import atomic_write
+from lae.compiler.redteam import red_team
 from lae.errors import (CalibrationError, CompileError, KeyValidationError, LaeError, Problem,
                         StaleAnchorsError)
-from lae.grader.anchors import (ANCHORS_SCHEMA_VERSION, Anchors, CalibrationResult, ClaimAnchor, CompiledTerm,
-                                CriterionAnchor, DistractorAnchor, FindingAnchor, Provenance, ScoringBlock,
-                                anchors_json_schema)
-from lae.grader.lexicon import severity_terms_for
-from lae.grader.masking import SourceIndex
-from lae.grader.matching import analyze_text
-from lae.grader.normalize import normalize
+from lae.fsio import atomic_write
+from lae.grader.anchors import (ANCHORS_SCHEMA_VERSION, Anchors, CalibrationResult, ClaimAnchor, CompiledPhrase,
+                                CompiledTerm, CriterionAnchor, DistractorAnchor, FindingAnchor, Provenance,
+                                RedTeamResult, ScoringBlock, anchors_json_schema)
+from lae.grader.documents import task_document_texts
+from lae.match.cues import severity_terms_for
+from lae.match.engine import analyze_text
+from lae.match.masking import SourceIndex
+from lae.match.normalize import normalize
+from lae.match.phrases import citation_forms, split_phrase
+from lae.match.terms import compile_term
 from lae.project import Project
 
 __all__ = [
@@ -51,7 +54,6 @@ __all__ = [
     "compile_pocket",
     "check_pocket",
     "private_prose",
-    "task_document_texts",
 ]
 
 
@@ -59,11 +61,10 @@ __all__ = [
 class CompileOptions:
     """Options recorded in provenance; changing one changes the anchors."""
 
-    window_sentences: int = 1
     mask_min_tokens: int = 8
 
     def as_dict(self) -> dict[str, int]:
-        return {"window_sentences": self.window_sentences, "mask_min_tokens": self.mask_min_tokens}
+        return {"mask_min_tokens": self.mask_min_tokens}
 
 
 @dataclass(frozen=True)
@@ -135,16 +136,6 @@ def private_prose(key: AnswerKey) -> list[tuple[str, str]]:
     return out
 
 
-def task_document_texts(project: Project, pocket: str, task_id: str) -> list[str]:
-    """Extracted text of every document of a task (the quote-masking corpus)."""
-    docs = project.task_dir(pocket, task_id) / "documents"
-    if not docs.is_dir():
-        return []
-    from lae.grader.documents import read_document  # local: heavy readers only when documents exist
-
-    return [read_document(p).text for p in sorted(docs.iterdir()) if p.is_file() and not p.name.startswith(".")]
-
-
 def _terms(terms: Iterable[str], where: str, field_name: str) -> list[CompiledTerm]:
     out: list[CompiledTerm] = []
     seen: set[str] = set()
@@ -157,37 +148,54 @@ def _terms(terms: Iterable[str], where: str, field_name: str) -> list[CompiledTe
     return out
 
 
+def _phrases(phrases: Iterable[str], where: str, field_name: str) -> list[CompiledPhrase]:
+    out: list[CompiledPhrase] = []
+    seen: set[tuple[str, ...]] = set()
+    for j, phrase in enumerate(phrases):
+        parts = tuple(compile_term(part, where=where, field=f"{field_name}[{j}]") for part in split_phrase(phrase))
+        if parts not in seen:
+            seen.add(parts)
+            out.append(CompiledPhrase(phrase=phrase, parts=list(parts)))
+    return out
+
+
+def _finding_anchor(f, where: str) -> FindingAnchor:
+    field = f"findings.{f.id}"
+    citations = [form for c in f.citations for form in citation_forms(c)]
+    return FindingAnchor(
+        id=f.id, title=f.title, severity=f.severity,
+        subject=_phrases(f.subject, where, f"{field}.subject"),
+        problem=_phrases(f.problem, where, f"{field}.problem"),
+        citations=_phrases(citations, where, f"{field}.citations"),
+        dismissals=_phrases(f.dismissals, where, f"{field}.dismissals"),
+        severity_terms=_terms([*severity_terms_for(f.severity), *f.severity_terms], where, f"{field}.severity_terms"),
+        remediation=_terms(f.remediation.terms, where, f"{field}.remediation.terms"),
+        record=_terms([r.term for r in f.record], where, f"{field}.record"),
+    )
+
+
+def _scoring(key: AnswerKey, config: PocketConfig, options: CompileOptions) -> ScoringBlock:
+    own = key.scoring
+    return ScoringBlock(
+        false_flag_weight=own.false_flag_weight if own.false_flag_weight is not None else config.false_flag_weight,
+        must_not_say_weight=own.must_not_say_weight if own.must_not_say_weight is not None else config.must_not_say_weight,
+        min_deliverable_chars=own.min_deliverable_chars if own.min_deliverable_chars is not None else config.min_deliverable_chars,
+        mask_min_tokens=options.mask_min_tokens,
+    )
+
+
 def _assemble(key: AnswerKey, config: PocketConfig, options: CompileOptions, where: str,
               provenance: Provenance) -> Anchors:
-    findings = [
-        FindingAnchor(
-            id=f.id,
-            title=f.title,
-            severity=f.severity,
-            names=_terms(f.names, where, f"findings.{f.id}.names"),
-            severity_terms=_terms([*severity_terms_for(f.severity), *f.severity_terms], where,
-                                  f"findings.{f.id}.severity_terms"),
-            remediation=_terms(f.remediation.terms, where, f"findings.{f.id}.remediation.terms"),
-            record=_terms([r.term for r in f.record], where, f"findings.{f.id}.record"),
-        )
-        for f in key.findings
-    ]
-    distractors = [DistractorAnchor(id=d.id, title=d.title, names=_terms(d.names, where, f"distractors.{d.id}.names"))
+    distractors = [DistractorAnchor(id=d.id, title=d.title, subject=_phrases(d.subject, where, f"distractors.{d.id}.subject"),
+                                    problem=_phrases(d.problem, where, f"distractors.{d.id}.problem"))
                    for d in key.distractors]
-    claims = [ClaimAnchor(id=c.id, phrasings=_terms(c.phrasings, where, f"must_not_say.{c.id}.phrasings"))
+    claims = [ClaimAnchor(id=c.id, phrasings=_phrases(c.phrasings, where, f"must_not_say.{c.id}.phrasings"))
               for c in key.must_not_say]
     rubric = [
         CriterionAnchor(id=c.id, title=c.title, match_criteria=c.match_criteria,
                         deliverables=list(c.deliverables) or [key.deliverable], proxy=c.proxy)
         for c in key.rubric
     ]
-    scoring = ScoringBlock(
-        false_flag_weight=key.scoring.false_flag_weight if key.scoring.false_flag_weight is not None else config.false_flag_weight,
-        must_not_say_weight=key.scoring.must_not_say_weight if key.scoring.must_not_say_weight is not None else config.must_not_say_weight,
-        min_deliverable_chars=key.scoring.min_deliverable_chars if key.scoring.min_deliverable_chars is not None else config.min_deliverable_chars,
-        window_sentences=options.window_sentences,
-        mask_min_tokens=options.mask_min_tokens,
-    )
     return Anchors(
         anchors_schema_version=ANCHORS_SCHEMA_VERSION,
         task_id=key.task_id,
@@ -196,11 +204,11 @@ def _assemble(key: AnswerKey, config: PocketConfig, options: CompileOptions, whe
         title=key.title,
         deliverables=[key.deliverable],
         matter_date=key.matter_date.isoformat(),
-        findings=findings,
+        findings=[_finding_anchor(f, where) for f in key.findings],
         distractors=distractors,
         must_not_say=claims,
         rubric=rubric,
-        scoring=scoring,
+        scoring=_scoring(key, config, options),
         provenance=provenance,
     )
 
@@ -209,9 +217,11 @@ def _unmatchable_terms(key: AnswerKey, index: SourceIndex, where: str) -> list[P
     """Terms that repeat a document verbatim for a whole masking run would always be masked."""
     problems = []
     for f in key.findings:
-        groups = (("names", f.names), ("remediation.terms", f.remediation.terms))
+        groups = (("subject", f.subject), ("problem", f.problem), ("remediation.terms", f.remediation.terms))
         for field_name, terms in groups:
             for j, term in enumerate(terms):
+                if " + " in term:
+                    continue  # parts are short terms; a phrase as a whole is never a verbatim run
                 norm = normalize(term)
                 spans = index.mask(norm)
                 if spans and spans[0][0] == 0 and spans[-1][1] >= len(norm.text.rstrip(". ")):
@@ -220,37 +230,63 @@ def _unmatchable_terms(key: AnswerKey, index: SourceIndex, where: str) -> list[P
     return problems
 
 
+def _credited(anchors: Anchors, index: SourceIndex, text: str) -> set[str]:
+    """Ids of the findings ``text`` credits on its own, scored by the real kernel."""
+    norm = normalize(text)
+    analysis = analyze_text(anchors.match_spec(), text, index.mask(norm), norm=norm)
+    return {f.id for f in analysis.findings if f.credited}
+
+
+def _outcome(anchors: Anchors, index: SourceIndex, text: str, fid: str):
+    norm = normalize(text)
+    return analyze_text(anchors.match_spec(), text, index.mask(norm), norm=norm).finding(fid)
+
+
+def _calibrate_finding(f, anchors: Anchors, index: SourceIndex, where: str,
+                       problems: list[Problem]) -> CalibrationResult:
+    credited_pos = rejected_neg = 0
+    for i, sentence in enumerate(f.calibration.positive):
+        outcome = _outcome(anchors, index, sentence, f.id)
+        if outcome.credited:
+            credited_pos += 1
+            continue
+        why = outcome.near_miss.reason if outcome.near_miss else "neither a subject nor a problem phrase matched"
+        problems.append(Problem(where, f"positive does not credit {f.id}: {why}: {sentence!r}",
+                                field=f"findings.{f.id}.calibration.positive[{i}]",
+                                mend="add the subject or problem phrase the sentence uses, or fix the sentence"))
+    for i, sentence in enumerate(f.calibration.negative):
+        outcome = _outcome(anchors, index, sentence, f.id)
+        if not outcome.credited:
+            rejected_neg += 1
+            continue
+        hits = ", ".join(f"{h.category}={h.term!r}" for h in outcome.credit.hits) if outcome.credit else ""
+        problems.append(Problem(where, f"negative credits {f.id} ({hits}): {sentence!r}",
+                                field=f"findings.{f.id}.calibration.negative[{i}]",
+                                mend="make the finding's problem phrases more specific, or fix the sentence"))
+    return CalibrationResult(finding=f.id, positives=len(f.calibration.positive), positives_credited=credited_pos,
+                             negatives=len(f.calibration.negative), negatives_rejected=rejected_neg)
+
+
 def _calibrate(key: AnswerKey, anchors: Anchors, index: SourceIndex, where: str) -> list[CalibrationResult]:
     problems: list[Problem] = _unmatchable_terms(key, index, where)
-    results: list[CalibrationResult] = []
-    for f in key.findings:
-        credited_pos = rejected_neg = 0
-        for i, sentence in enumerate(f.calibration.positive):
-            norm = normalize(sentence)
-            outcome = analyze_text(anchors, sentence, index.mask(norm), norm=norm).finding(f.id)
-            if outcome.credited:
-                credited_pos += 1
-            else:
-                why = outcome.near_miss["reason"] if outcome.near_miss else "no name of the finding matched"
-                problems.append(Problem(where, f"positive does not credit {f.id}: {why}: {sentence!r}",
-                                        field=f"findings.{f.id}.calibration.positive[{i}]",
-                                        mend="add a name or corroborating term the sentence uses, or fix the sentence"))
-        for i, sentence in enumerate(f.calibration.negative):
-            norm = normalize(sentence)
-            outcome = analyze_text(anchors, sentence, index.mask(norm), norm=norm).finding(f.id)
-            if outcome.credited:
-                hits = ", ".join(f"{h['category']}={h['term']!r}" for h in outcome.credit["hits"]) if outcome.credit else ""
-                problems.append(Problem(where, f"negative credits {f.id} ({hits}): {sentence!r}",
-                                        field=f"findings.{f.id}.calibration.negative[{i}]",
-                                        mend="make the finding's names more specific, or fix the sentence"))
-            else:
-                rejected_neg += 1
-        results.append(CalibrationResult(finding=f.id, positives=len(f.calibration.positive),
-                                         positives_credited=credited_pos, negatives=len(f.calibration.negative),
-                                         negatives_rejected=rejected_neg))
+    results = [_calibrate_finding(f, anchors, index, where, problems) for f in key.findings]
     if problems:
         raise CalibrationError(f"calibration failed for {where}", problems)
     return results
+
+
+def _red_team(key: AnswerKey, anchors: Anchors, index: SourceIndex, where: str) -> list[RedTeamResult]:
+    """Generated variants (SPEC section 5): refuse anchors that credit any must-not variant."""
+    counts, failures = red_team(key, lambda text: _credited(anchors, index, text))
+    problems = [Problem(where, f"red team: {v.kind} variant {verdict} {v.finding}: {v.text!r}",
+                        field=f"findings.{v.finding}",
+                        mend="make the problem phrases specific to this finding (a defect, rule or consequence), "
+                             "or report a polarity gap")
+                for v, verdict in failures if "must not" in verdict]
+    if problems:
+        raise CalibrationError(f"red team failed for {where}", problems)
+    return [RedTeamResult(finding=fid, must_not=c[0], must_not_rejected=c[1], must=c[2], must_credited=c[3])
+            for fid, c in counts.items()]
 
 
 def _check_no_leak(key: AnswerKey, anchors: Anchors, where: str) -> None:
@@ -258,12 +294,13 @@ def _check_no_leak(key: AnswerKey, anchors: Anchors, where: str) -> None:
     public: list[str] = [anchors.title]
     for f in anchors.findings:
         public.append(f.title)
-        public.extend(t.term for t in (*f.names, *f.severity_terms, *f.remediation, *f.record))
+        public.extend(p.phrase for p in (*f.subject, *f.problem, *f.dismissals))
+        public.extend(t.term for t in (*f.severity_terms, *f.remediation, *f.record))
     for d in anchors.distractors:
         public.append(d.title)
-        public.extend(t.term for t in d.names)
+        public.extend(p.phrase for p in (*d.subject, *d.problem))
     for c in anchors.must_not_say:
-        public.extend(t.term for t in c.phrasings)
+        public.extend(p.phrase for p in c.phrasings)
     for crit in anchors.rubric:
         public.extend([crit.title, crit.match_criteria])
         public.extend(getattr(crit.proxy, "terms", []))
@@ -331,7 +368,9 @@ def compile_key(project: Project, key_path: Path, config: PocketConfig,
     )
     anchors = _assemble(key, config, options, where, provisional)
     calibration = _calibrate(key, anchors, index, where)
-    anchors = anchors.model_copy(update={"provenance": provisional.model_copy(update={"calibration": calibration})})
+    red = _red_team(key, anchors, index, where)
+    anchors = anchors.model_copy(update={"provenance": provisional.model_copy(update={"calibration": calibration,
+                                                                                      "red_team": red})})
     payload = anchors.model_dump(mode="json")
     data = canonical_bytes(payload)
     if canonical_bytes(Anchors.model_validate(parse_json_strict(data)).model_dump(mode="json")) != data:

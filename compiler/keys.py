@@ -1,4 +1,4 @@
-"""The private answer key, format v1: typed models.
+"""The private answer key, format v2: typed models.
 
 One YAML file per matter at ``keys_private/<pocket>/<task-id>.yaml``. Fields marked
 *private* are prose that must never reach anchors, the wheel or the agent; the
@@ -13,6 +13,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from lae.rubric import Criterion, Filename, Ident, Proxy, Severity, Term
+
 __all__ = [
     "KEY_SCHEMA_VERSION",
     "KEY_SCHEMA_ID",
@@ -21,6 +23,7 @@ __all__ = [
     "Remediation",
     "RecordFact",
     "Calibration",
+    "Phrase",
     "Finding",
     "Distractor",
     "ProhibitedClaim",
@@ -33,17 +36,11 @@ __all__ = [
     "key_json_schema",
 ]
 
-KEY_SCHEMA_VERSION = 1
+KEY_SCHEMA_VERSION = 2
 KEY_SCHEMA_ID = "https://legal-agent-eval.invalid/schemas/key.schema.json"
 
-Severity = Literal["critical", "high", "medium", "low"]
-
-Term = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=200)]
 Prose = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20000)]
-Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")]
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{1,98}[a-z0-9]$")]
-CriterionId = Annotated[str, StringConstraints(pattern=r"^C-[0-9]{3,4}$")]
-Filename = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,200}\.[A-Za-z0-9]{1,8}$")]
 
 
 class _Closed(BaseModel):
@@ -72,14 +69,28 @@ class Calibration(_Closed):
     negative: list[Prose] = Field(min_length=1, description="Private: topic-only mentions, dismissals, quotes; none may credit.")
 
 
+Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=300)]
+"""A phrase: one or more plain terms joined by `` + `` (all must occur in one sentence or table row)."""
+
+
 class Finding(_Closed):
-    """A planted issue the memo should raise."""
+    """A planted issue the memo should raise (format v2: subject + problem)."""
 
     id: Ident
     title: Term = Field(description="Short public label, shown in evidence and reports.")
     severity: Severity
     explanation: Prose = Field(description="Private: why this is an issue.")
-    names: list[Term] = Field(min_length=2, description="Phrasings that name the issue in its own terms.")
+    subject: list[Phrase] = Field(min_length=2, description=(
+        "Who or what in this matter the problem is about, as the record and a memo would name it "
+        "(people, sites, documents, clauses, amounts, dates). Phrases: `part + part`."))
+    problem: list[Phrase] = Field(min_length=3, description=(
+        "Ways a lawyer says what is wrong: the defect, the rule broken, or the consequence; "
+        "specific to this finding (generic risk words alone are refused)."))
+    citations: list[Term] = Field(default_factory=list, description=(
+        "The rules this finding turns on, each in one canonical form; the compiler expands the common "
+        "forms (`Cal. Bus. & Prof. Code § 16600.5` also matches `§ 16600.5`, `16600.5`). Each counts as a problem phrase."))
+    dismissals: list[Phrase] = Field(default_factory=list, description=(
+        "Finding-specific wrong reasons for dismissing it; asserted in the discussion they mark it dismissed."))
     severity_terms: list[Term] = Field(
         default_factory=list,
         description="Extra phrasings that state this finding's severity (added to the built-in lexicon).",
@@ -95,7 +106,8 @@ class Distractor(_Closed):
     id: Ident
     title: Term
     explanation: Prose = Field(description="Private: why it is noise.")
-    names: list[Term] = Field(min_length=1, description="Phrasings that name the distractor.")
+    subject: list[Phrase] = Field(min_length=1, description="What the non-issue is about.")
+    problem: list[Phrase] = Field(default_factory=list, description="What a memo would wrongly assert about it.")
 
 
 class ProhibitedClaim(_Closed):
@@ -103,108 +115,7 @@ class ProhibitedClaim(_Closed):
 
     id: Ident
     claim: Prose = Field(description="Private: what the wrong claim is and why it is wrong.")
-    phrasings: list[Term] = Field(min_length=1, description="Phrasings that make the claim.")
-
-
-class _FindingProxy(_Closed):
-    finding: Ident
-
-
-class ProxyFinding(_FindingProxy):
-    """Passes when the finding credits."""
-
-    kind: Literal["finding"]
-
-
-class ProxyFindingSeverity(_FindingProxy):
-    """Passes when a non-dismissed window names the finding and states its severity."""
-
-    kind: Literal["finding_severity"]
-
-
-class ProxyFindingRemediation(_FindingProxy):
-    """Passes when a non-dismissed window names the finding and recommends its remediation."""
-
-    kind: Literal["finding_remediation"]
-
-
-class ProxyFindingRecord(_FindingProxy):
-    """Passes when a non-dismissed window names the finding and cites its record."""
-
-    kind: Literal["finding_record"]
-
-
-class ProxyFindingsAll(_Closed):
-    """Passes when every listed finding credits (overall-conclusion criteria)."""
-
-    kind: Literal["findings_all"]
-    findings: list[Ident] = Field(min_length=2)
-
-
-class ProxyFindingsAny(_Closed):
-    """Passes when at least ``min`` listed findings credit (citation criteria)."""
-
-    kind: Literal["findings_any"]
-    findings: list[Ident] = Field(min_length=2)
-    min: int = Field(default=1, ge=1)
-
-
-class ProxyDistractorNotFlagged(_Closed):
-    """Passes when the distractor is not escalated."""
-
-    kind: Literal["distractor_not_flagged"]
-    distractor: Ident
-
-
-class ProxyClaimNotMade(_Closed):
-    """Passes when the prohibited claim is not made."""
-
-    kind: Literal["claim_not_made"]
-    claim: Ident
-
-
-class ProxyDeliverableSaved(_Closed):
-    """Passes when every declared deliverable is complete."""
-
-    kind: Literal["deliverable_saved"]
-
-
-class ProxyMentions(_Closed):
-    """Fact-recital criteria that reference no finding: passes when the agent's own
-    (unmasked) text states at least ``min`` of the terms."""
-
-    kind: Literal["mentions"]
-    terms: list[Term] = Field(min_length=1)
-    min: int = Field(default=1, ge=1)
-
-
-Proxy = Annotated[
-    Union[
-        ProxyFinding,
-        ProxyFindingSeverity,
-        ProxyFindingRemediation,
-        ProxyFindingRecord,
-        ProxyFindingsAll,
-        ProxyFindingsAny,
-        ProxyDistractorNotFlagged,
-        ProxyClaimNotMade,
-        ProxyDeliverableSaved,
-        ProxyMentions,
-    ],
-    Field(discriminator="kind"),
-]
-
-
-class Criterion(_Closed):
-    """A public rubric criterion (Harvey LAB shape) and its deterministic proxy."""
-
-    id: CriterionId
-    title: Term
-    match_criteria: Annotated[str, StringConstraints(strip_whitespace=True, min_length=10, max_length=2000)] = Field(
-        description='LAB form: "PASS if ... FAIL if ..."'
-    )
-    deliverables: list[Filename] = Field(default_factory=list, description="Defaults to the key's deliverable.")
-    proxy: Proxy
+    phrasings: list[Phrase] = Field(min_length=2, description="The wrong claim in substance, as phrases.")
 
 
 class ScoringParameters(_Closed):
@@ -243,7 +154,7 @@ class PocketConfig(_Closed):
 class AnswerKey(_Closed):
     """One matter's private answer key."""
 
-    schema_version: Literal[1] = Field(description="Key format version; 1.")
+    schema_version: Literal[2] = Field(description="Key format version; 2 (v1 keys are refused: see SPEC.md, migrating a v1 key).")
     task_id: Slug
     scenario_slug: Slug | None = Field(default=None, description="Alternate id that also selects the task.")
     pocket: Slug

@@ -204,12 +204,30 @@ def pydantic_problems(exc: ValidationError, located: Located, display: str, *,
     return problems
 
 
+V1_MIGRATION = ("migrate it to format v2 (SPEC.md, 'Migrating a v1 key'): set `schema_version: 2`; per finding "
+                "replace `names` by `subject` (who or what in this matter: people, sites, documents, clauses, amounts) "
+                "and `problem` (what is wrong: the defect, the rule broken, the consequence; `part + part` phrases), "
+                "optionally `citations` and `dismissals`; per distractor `names` -> `subject` (+ optional `problem`); "
+                "give each prohibited claim at least two `phrasings`")
+
+
+def _v1_problems(located: Located, display: str) -> list[Problem]:
+    """A v1 key is refused as a whole, with how to migrate it (no field-by-field noise)."""
+    if located.data.get("schema_version") != 1:
+        return []
+    line, col = located.where(("schema_version",))
+    return [Problem(display, "key format v1 is no longer accepted: v1 `names` credited vocabulary, not findings",
+                    line, col, "schema_version", V1_MIGRATION)]
+
+
 def load_key(path: Path, *, project: Project | None = None) -> AnswerKey:
     """Load and validate one answer key; raise :class:`KeyValidationError` listing every problem."""
     path = Path(path)
     display = project.relative(path) if project else path.as_posix()
     located, problems = parse_yaml_located(path, display)
     key: AnswerKey | None = None
+    if located is not None and not problems:
+        problems.extend(_v1_problems(located, display))
     if located is not None and not problems:
         try:
             key = AnswerKey.model_validate(located.data)

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Iterator
 
 from lae.compiler.keys import AnswerKey
-from lae.grader.normalize import normalize_term
+from lae.match.normalize import normalize_term
+from lae.match.phrases import is_generic_phrase, phrase_problem
 from lae.project import Project
 
 __all__ = ["semantic_problems", "DELIVERABLE_EXTENSIONS"]
@@ -71,27 +72,7 @@ def _checks(key: AnswerKey, path: Path, project: Project | None) -> Iterator[Iss
             if d != key.deliverable:
                 yield ("rubric", i, "deliverables", j), f"criterion names deliverable {d!r}, not the key's {key.deliverable!r}", "list the declared deliverable"
 
-    # A term that both names a finding and corroborates it would credit on one mention.
-    for i, f in enumerate(key.findings):
-        names = {normalize_term(n): j for j, n in enumerate(f.names)}
-        for kind, terms in (("remediation", [t for t in f.remediation.terms]), ("record", [r.term for r in f.record])):
-            for j, t in enumerate(terms):
-                if normalize_term(t) in names:
-                    path = ("findings", i, "remediation", "terms", j) if kind == "remediation" else ("findings", i, "record", j, "term")
-                    yield path, f"{t!r} is both a name and a {kind} term of {f.id}, so one mention would corroborate itself", "keep it in one list"
-
-    # Terms that name two things make credit ambiguous.
-    owners: dict[str, tuple] = {}
-    for gi, (group, items) in enumerate((("findings", key.findings), ("distractors", key.distractors))):
-        for i, item in enumerate(items):
-            for j, name in enumerate(item.names):
-                norm = normalize_term(name)
-                if norm in owners and owners[norm][:2] != (group, i):
-                    yield (group, i, "names", j), f"name {name!r} also names {_dotted(owners[norm])}", "make each name specific to one issue"
-                elif norm in owners:
-                    yield (group, i, "names", j), f"name {name!r} is listed twice", "remove the repeat"
-                else:
-                    owners[norm] = (group, i, "names", j)
+    yield from _phrase_checks(key)
 
     if project is not None:
         task_dir = project.task_dir(key.pocket, key.task_id)
@@ -123,3 +104,27 @@ def _dotted(path: tuple) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
+
+
+def _phrase_checks(key: AnswerKey) -> Iterator[Issue]:
+    """Phrase syntax everywhere; problem phrases must say what is wrong, not just that something is."""
+    groups: list[tuple[tuple, list[str]]] = []
+    for i, f in enumerate(key.findings):
+        groups += [(("findings", i, name), getattr(f, name)) for name in ("subject", "problem", "dismissals")]
+    for i, d in enumerate(key.distractors):
+        groups += [(("distractors", i, name), getattr(d, name)) for name in ("subject", "problem")]
+    for i, c in enumerate(key.must_not_say):
+        groups.append((("must_not_say", i, "phrasings"), c.phrasings))
+    for path, phrases in groups:
+        seen: set[str] = set()
+        for j, phrase in enumerate(phrases):
+            why = phrase_problem(phrase)
+            if why:
+                yield path + (j,), f"phrase {phrase!r}: {why}", "write plain terms joined by ` + `"
+            elif normalize_term(phrase) in seen:
+                yield path + (j,), f"phrase {phrase!r} is listed twice", "remove the repeat"
+            elif path[0] == "findings" and path[2] == "problem" and is_generic_phrase(phrase):
+                yield path + (j,), (f"problem phrase {phrase!r} is generic risk language (it would credit any memo "
+                                    "naming the subject beside risk words)"), \
+                    "say what is wrong: the defect, the rule broken (by name) or the consequence, e.g. `void`, `cannot + enforce`"
+            seen.add(normalize_term(phrase))

@@ -43,8 +43,10 @@ class Release(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     pocket: str
-    reportable: bool = Field(description="True only when the pocket verified when its bytes were read.")
-    freeze_root: Hex64 | None = Field(default=None, description="The verified root, when reportable.")
+    reportable: bool = Field(description="True only when the pocket verified when its bytes were read and its "
+                             "recorded fidelity met the pocket's thresholds.")
+    freeze_root: Hex64 | None = Field(default=None, description="The verified root (also for a verified release "
+                                      "whose fidelity is below its thresholds).")
     reason: str | None = Field(default=None, description="Why results are not reportable.")
 
 
@@ -101,7 +103,8 @@ def issued(opened: object) -> bool:
 def open_pocket(project: Project, pocket: str, *, allow_unfrozen: bool) -> OpenedPocket:
     """Read, hash and verify every frozen file of ``pocket`` once, keeping the bytes.
 
-    Verified: ``release.reportable`` is True with the root. Otherwise it raises
+    Verified: ``release.reportable`` is True with the root (False, with the root and the
+    reason, when the recorded fidelity is below the pocket's thresholds). Otherwise it raises
     :class:`~lae.errors.NotFrozenError` / :class:`~lae.errors.HashMismatchError`, or
     with ``allow_unfrozen=True`` returns ``reportable=False`` with the reason and warns
     once (:class:`UnverifiedReleaseWarning`).
@@ -110,7 +113,11 @@ def open_pocket(project: Project, pocket: str, *, allow_unfrozen: bool) -> Opene
     hashed = hash_pocket(scan_pocket(project, pocket), keep_bytes=True)
     derived = derive_identity()
     report, _stamp = audit_with(project, pocket, hashed, derived)
-    if report.ok:
+    if report.ok and report.fidelity is not None and not report.fidelity.met:
+        # frozen with --allow-low-fidelity: the bytes verify, but no score made with them is reportable
+        release = Release(pocket=pocket, reportable=False, freeze_root=report.root,
+                          reason=f"the release's fidelity is below its thresholds: {report.fidelity.summary()}")
+    elif report.ok:
         release = Release(pocket=pocket, reportable=True, freeze_root=report.root)
     else:
         if not allow_unfrozen:

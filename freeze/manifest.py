@@ -105,7 +105,7 @@ class FidelityRecord(_Closed):
 
     def summary(self) -> str:
         """One line for the stamp and `lae verify`."""
-        state = "met" if self.met else "NOT MET"
+        state = "met" if self.met else "NOT MET (frozen with --allow-low-fidelity: not reportable)"
         return (f"{self.sentence()} ({self.labelled_findings} labelled findings); thresholds "
                 f"{100 * self.max_over_credit:.1f}% / {100 * self.max_under_credit:.1f}%: {state}")
 

@@ -6,5 +6,5 @@ records it in the grader identity (``lae.freeze.identity``), which reads it from
 file's source: keep it a plain ``SCORING_CONTRACT_VERSION = <int>`` line.
 """
 
-SCORING_CONTRACT_VERSION = 1
+SCORING_CONTRACT_VERSION = 2
 """Version of the scoring contract (what a score means). Bump on any semantic change."""

@@ -23,6 +23,7 @@ import io
 import warnings
 from collections.abc import Iterator
 
+import regex
 from lxml import etree
 
 from lae.grader._zipguard import (
@@ -173,9 +174,14 @@ _SKIP_W = frozenset({
 
 
 class _Collector:
-    """Accumulates text with a character budget so hostile input cannot balloon."""
+    """Accumulates text with a character budget so hostile input cannot balloon. With
+    ``markup`` (deliverables), structure is written the way the grader reads it: ``#`` before
+    headings, ``- `` before list paragraphs, ``| a | b |`` for table rows."""
 
-    def __init__(self) -> None:
+    markup = False
+
+    def __init__(self, markup: bool = False) -> None:
+        self.markup = markup
         self.size = 0
 
     def add(self, n: int) -> None:
@@ -225,10 +231,38 @@ def _inline(el: etree._Element, out: list[str], budget: _Collector) -> None:
             _inline(node, out, budget)
 
 
+_HEADING_STYLE = regex.compile(r"(?i)^(?:heading|berschrift|titre|titulo|kop)\s*([1-6])$")
+_LIST_STYLE = regex.compile(r"(?i)^list")
+
+
+def _paragraph_prefix(p: etree._Element) -> str:
+    """``#``.. for a heading style (Title counts as level 1), ``- `` for a list paragraph."""
+    for child in p:
+        if not _is_w(child, "pPr"):
+            continue
+        style = next((c for c in child if _is_w(c, "pStyle")), None)
+        val = next((v for k, v in style.attrib.items() if k.endswith("}val")), "") if style is not None else ""
+        val = val.replace(" ", "")
+        m = _HEADING_STYLE.match(val)
+        if m or val.lower() == "title":
+            return "#" * (int(m.group(1)) if m else 1) + " "
+        outline = next((c for c in child if _is_w(c, "outlineLvl")), None)
+        if outline is not None:
+            level = next((v for k, v in outline.attrib.items() if k.endswith("}val")), "9")
+            if level.isdigit() and int(level) < 6:
+                return "#" * (int(level) + 1) + " "
+        if _LIST_STYLE.match(val) or any(_is_w(c, "numPr") for c in child):
+            return "- "
+    return ""
+
+
 def _paragraph(p: etree._Element, budget: _Collector) -> str:
     out: list[str] = []
     _inline(p, out, budget)
-    return "".join(out).strip()
+    text = "".join(out).strip()
+    if budget.markup and text:
+        return _paragraph_prefix(p) + text
+    return text
 
 
 def _cell_text(tc: etree._Element, budget: _Collector) -> str:
@@ -257,7 +291,8 @@ def _table_rows(tbl: etree._Element, budget: _Collector) -> Iterator[str]:
                 continue
             cells = list(_row_cells(node, budget))
             if any(c.strip() for c in cells):
-                yield " | ".join(c.strip() for c in cells)
+                row = " | ".join(c.strip() for c in cells)
+                yield f"| {row} |" if budget.markup else row
         elif _is_w(node, "sdt") or _is_w(node, "customXml") or _is_w(node, "sdtContent"):
             yield from _table_rows(node, budget)
 
@@ -312,8 +347,8 @@ def _part_element(part: object) -> etree._Element:
     return parse_xml(blob, what=str(getattr(part, "partname", "part")))
 
 
-def _document_text(document: object) -> str:
-    budget = _Collector()
+def _document_text(document: object, markup: bool = False) -> str:
+    budget = _Collector(markup)
     part = document.part  # type: ignore[attr-defined]
     stories: dict[str, list[tuple[str, object]]] = {"header": [], "footnotes": [], "endnotes": [], "footer": []}
     for rel in part.rels.values():
@@ -337,8 +372,9 @@ def _document_text(document: object) -> str:
     return "\n\n".join(s for s in sections if s.strip())
 
 
-def read_docx(data: bytes) -> str:
-    """Validate and read a .docx; return its text (see the module docstring)."""
+def read_docx(data: bytes, *, markup: bool = False) -> str:
+    """Validate and read a .docx; return its text (see the module docstring). ``markup``
+    (deliverables): headings, list paragraphs and table rows carry Markdown-like marks."""
     safe = SafeZip.open(data)
     require_main_part(safe, "docx")
     import docx  # python-docx; imported late to keep `import lae.grader` light
@@ -350,7 +386,7 @@ def read_docx(data: bytes) -> str:
     except Exception as exc:  # python-docx raises many types on broken packages
         raise Refusal(f"could not be opened as a Word document ({_exc_text(exc)})") from None
     try:
-        text = _document_text(document)
+        text = _document_text(document, markup)
     except Refusal:
         raise
     except Exception as exc:

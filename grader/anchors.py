@@ -12,13 +12,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lae.canonical import parse_json_strict
-from lae.compiler.keys import Criterion, Severity
 from lae.errors import InvalidInputError, Problem
+from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
+from lae.rubric import Criterion
 
 __all__ = [
     "ANCHORS_SCHEMA_VERSION",
     "ANCHORS_SCHEMA_ID",
     "CompiledTerm",
+    "CompiledPhrase",
+    "RedTeamResult",
     "FindingAnchor",
     "DistractorAnchor",
     "ClaimAnchor",
@@ -31,7 +34,7 @@ __all__ = [
     "anchors_json_schema",
 ]
 
-ANCHORS_SCHEMA_VERSION = 1
+ANCHORS_SCHEMA_VERSION = 2
 ANCHORS_SCHEMA_ID = "https://legal-agent-eval.invalid/schemas/anchors.schema.json"
 
 
@@ -39,32 +42,10 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class CompiledTerm(_Frozen):
-    """A key term and the pattern it compiled to (over normalized text)."""
-
-    term: str
-    pattern: str
-
-
-class FindingAnchor(_Frozen):
-    id: str
-    title: str
-    severity: Severity
-    names: list[CompiledTerm] = Field(min_length=1)
-    severity_terms: list[CompiledTerm] = Field(min_length=1)
-    remediation: list[CompiledTerm] = Field(min_length=1)
-    record: list[CompiledTerm] = Field(min_length=1)
-
-
-class DistractorAnchor(_Frozen):
-    id: str
-    title: str
-    names: list[CompiledTerm] = Field(min_length=1)
-
-
-class ClaimAnchor(_Frozen):
-    id: str
-    phrasings: list[CompiledTerm] = Field(min_length=1)
+# The compiled matchers are the kernel's models (lae.match.spec); anchors carry them as they are.
+FindingAnchor = FindingSpec
+DistractorAnchor = DistractorSpec
+ClaimAnchor = ClaimSpec
 
 
 class CriterionAnchor(Criterion):
@@ -79,7 +60,6 @@ class ScoringBlock(_Frozen):
     min_deliverable_chars: int = Field(ge=0)
     finding_weight: float = 0.6
     deliverable_weight: float = 0.4
-    window_sentences: int = Field(default=1, ge=0, le=5, description="Sentences either side of the naming sentence.")
     mask_min_tokens: int = Field(default=8, ge=3, le=64, description="Verbatim source runs this long are masked.")
 
 
@@ -91,6 +71,16 @@ class CalibrationResult(_Frozen):
     negatives_rejected: int
 
 
+class RedTeamResult(_Frozen):
+    """Compile-time red team of one finding: generated variants and how the anchors treated them."""
+
+    finding: str
+    must_not: int = Field(description="Generated variants that must not credit (recitals, negations, lists...).")
+    must_not_rejected: int
+    must: int = Field(description="Generated variants that must credit.")
+    must_credited: int
+
+
 class Provenance(_Frozen):
     key_path: str
     key_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
@@ -100,12 +90,13 @@ class Provenance(_Frozen):
     anchors_schema_version: int
     options: dict[str, str | int | float | bool]
     calibration: list[CalibrationResult]
+    red_team: list[RedTeamResult] = Field(default_factory=list)
     documents_indexed: int = Field(description="Matter documents used to mask quotes during calibration.")
     source_date_epoch: int | None = None
 
 
 class Anchors(_Frozen):
-    anchors_schema_version: Literal[1]
+    anchors_schema_version: Literal[2]
     task_id: str
     scenario_slug: str | None = None
     pocket: str
@@ -118,6 +109,10 @@ class Anchors(_Frozen):
     rubric: list[CriterionAnchor] = Field(min_length=1)
     scoring: ScoringBlock
     provenance: Provenance
+
+    def match_spec(self) -> MatchSpec:
+        """What the matching kernel needs."""
+        return MatchSpec(findings=self.findings, distractors=self.distractors, claims=self.must_not_say)
 
 
 def load_anchors(path: Path) -> Anchors:

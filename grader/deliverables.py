@@ -143,7 +143,7 @@ def _read(fmt: str, data: bytes) -> str:
             raise Refusal("is empty (0 bytes)")
         if kind != "zip":
             raise Refusal("is not a Word document (.docx): no zip signature (a renamed text or Markdown file?)")
-        return read_docx(data)
+        return read_docx(data, markup=True)
     # md / txt
     if kind == "zip":
         raise Refusal(f"is a zip/Office file, not a .{fmt} text file")

@@ -39,6 +39,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from lae.errors import DocumentError, Problem
+from lae.project import Project
 from lae.grader._ooxml import read_docx, read_xlsx
 from lae.grader._zipguard import (
     MAX_FILE_BYTES,
@@ -62,6 +63,7 @@ __all__ = [
     "DocumentText",
     "read_document",
     "read_document_bytes",
+    "task_document_texts",
     "decode_utf8",
     "html_to_text",
 ]
@@ -367,3 +369,12 @@ def _check_format(name: str, where: str) -> str:
             where, f"format {fmt or '(none)'!r} is not supported",
             mend="supported: " + ", ".join(f".{f}" for f in DOCUMENT_FORMATS))])
     return fmt
+
+
+def task_document_texts(project: Project, pocket: str, task_id: str) -> list[str]:
+    """Extracted text of every document of a task (the quote-masking corpus; the compiler's
+    calibration and the grader read documents the same way)."""
+    docs = project.task_dir(pocket, task_id) / "documents"
+    if not docs.is_dir():
+        return []
+    return [read_document(p).text for p in sorted(docs.iterdir()) if p.is_file() and not p.name.startswith(".")]

@@ -35,7 +35,8 @@ class _Frozen(BaseModel):
 
 
 class MatcherHit(_Frozen):
-    category: Literal["name", "severity", "remediation", "record", "distractor", "claim"]
+    category: Literal["subject", "problem", "citation", "dismissal", "severity", "remediation", "record",
+                      "distractor", "claim", "cue"]
     term: str = Field(description="The key term whose matcher hit.")
     span: tuple[int, int] = Field(description="Offsets in the graded text.")
     text: str = Field(description="The agent's words that matched.")
@@ -47,6 +48,8 @@ class Evidence(_Frozen):
     text: str = Field(description="The window's text, as the agent wrote it.")
     hits: list[MatcherHit]
     reason: str = Field(description="One line: why this credits, flags, or falls short.")
+    assertion: str | None = Field(default=None, description="When the unit does not assert: the kind and its cue "
+                                  "(question, hedge, reported, recital, negated, ...).")
 
 
 class DeliverableReport(_Frozen):
@@ -69,6 +72,9 @@ class FindingReport(_Frozen):
     evidence: Evidence | None = None
     near_miss: Evidence | None = None
     reason: str
+    status: Literal["credited", "dismissed", "not-asserted", "no-subject", "no-problem", "lost-to-other",
+                    "never-named"] | None = Field(default=None, description="Why credited or not, as a category.")
+    example: str | None = Field(default=None, description="For a miss: wording that would count.")
 
 
 class DistractorReport(_Frozen):

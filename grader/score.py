@@ -16,16 +16,17 @@ from typing import Mapping, Sequence
 
 from lae import __version__
 from lae.catalog import find_task
-from lae.compiler.terms import compiled_pattern, term_regex
 from lae.errors import InvalidInputError, Problem
 from lae.jsonio import loads
 from lae.freeze import FileEntry, OpenedPocket, Release, issued, open_pocket
 from lae.grader.anchors import Anchors, ScoringBlock, parse_anchors
 from lae.grader.deliverables import DeliverableRead, read_deliverable
 from lae.grader.documents import read_document_bytes
-from lae.grader.masking import SourceIndex
-from lae.grader.matching import TextAnalysis, analyze_text
-from lae.grader.normalize import TOKEN_RE, normalize
+from lae.match.engine import TextAnalysis, analyze_text
+from lae.match.evidence import KernelEvidence
+from lae.match.masking import SourceIndex
+from lae.match.normalize import TOKEN_RE, NormalizedText, normalize
+from lae.match.terms import compiled_pattern, term_regex
 from lae.grader.results import (ClaimReport, CriterionReport, DeliverableReport, DistractorReport, Evidence,
                                 FindingReport, MaskedSpan, MatcherHit, Metrics, ScoreResult, Weights)
 from lae.project import Project
@@ -142,22 +143,21 @@ def read_transcript(path: Path) -> tuple[str, list[str]]:
     return "\n\n".join(parts), notes
 
 
-def _evidence(raw: dict | None, text: str, source: str) -> Evidence | None:
+def _evidence(raw: KernelEvidence | None, norm: NormalizedText, text: str, source: str) -> Evidence | None:
+    """Kernel evidence (normalized offsets) as result evidence (offsets in the graded text)."""
     if raw is None:
         return None
-    s, e = raw["window"]
-    return Evidence(
-        source=source,
-        window=(s, e),
-        text=text[s:e],
-        hits=[MatcherHit(category=h["category"], term=h["term"], span=tuple(h["span"]),
-                         text=text[h["span"][0]:h["span"][1]]) for h in raw["hits"]],
-        reason=raw["reason"],
-    )
+    s, e = norm.span_in_original(raw.start, raw.end)
+    hits = []
+    for h in raw.hits:
+        hs, he = norm.span_in_original(h.start, h.end)
+        hits.append(MatcherHit(category=h.category, term=h.term, span=(hs, he), text=text[hs:he]))
+    return Evidence(source=source, window=(s, e), text=text[s:e], hits=hits, reason=raw.reason,
+                    assertion=raw.assertion)
 
 
 def _own_chars(analysis_text: str) -> int:
-    return sum(len(m.group(0)) for m in TOKEN_RE.finditer(analysis_text))
+    return sum(map(len, TOKEN_RE.findall(analysis_text)))
 
 
 def _criteria(ctx: TaskContext, analysis: TextAnalysis, complete: bool) -> list[CriterionReport]:
@@ -215,7 +215,7 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
     combined = "\n\n".join(texts)
     norm = normalize(combined)
     masked = ctx.index.mask(norm)
-    analysis = analyze_text(anchors, combined, masked, norm=norm)
+    analysis = analyze_text(anchors.match_spec(), combined, masked, norm=norm)
 
     # Per-deliverable completeness: the agent's own (unmasked) text must reach the minimum.
     # Counted on the already masked combined text, over each deliverable's own stretch of it.
@@ -239,22 +239,26 @@ def score_reads(ctx: TaskContext, reads: Sequence[DeliverableRead], *, transcrip
     transcript_analysis = None
     if transcript_text is not None:
         tnorm = normalize(transcript_text)
-        transcript_analysis = analyze_text(anchors, transcript_text, ctx.index.mask(tnorm), norm=tnorm)
+        transcript_analysis = analyze_text(anchors.match_spec(), transcript_text, ctx.index.mask(tnorm), norm=tnorm)
 
     findings = []
     for f, outcome in zip(anchors.findings, analysis.findings):
         t_credit = transcript_analysis.finding(f.id).credited if transcript_analysis else None
-        ev = _evidence(outcome.credit, combined, "deliverable")
-        near = _evidence(outcome.near_miss, combined, "deliverable")
-        reason = ev.reason if ev else (near.reason if near else "never named in the deliverable")
+        ev = _evidence(outcome.credit, norm, combined, "deliverable")
+        near = _evidence(outcome.near_miss, norm, combined, "deliverable")
+        reason = ev.reason if ev else (near.reason if near else "neither its subject nor its problem is named")
+        if not outcome.credited and outcome.example:
+            reason = f"{reason}; would count: {outcome.example}"
         findings.append(FindingReport(id=f.id, title=f.title, severity=f.severity, credited=outcome.credited,
-                                      transcript_credited=t_credit, evidence=ev, near_miss=near, reason=reason))
+                                      transcript_credited=t_credit, evidence=ev, near_miss=near, reason=reason,
+                                      status=outcome.status, example=outcome.example))
     distractors = [
-        DistractorReport(id=d.id, title=d.title, flagged=o.flagged, evidence=_evidence(o.evidence, combined, "deliverable"),
-                         declined=_evidence(o.declined, combined, "deliverable"))
+        DistractorReport(id=d.id, title=d.title, flagged=o.flagged,
+                         evidence=_evidence(o.evidence, norm, combined, "deliverable"),
+                         declined=_evidence(o.declined, norm, combined, "deliverable"))
         for d, o in zip(anchors.distractors, analysis.distractors)
     ]
-    claims = [ClaimReport(id=c.id, made=o.made, evidence=_evidence(o.evidence, combined, "deliverable"))
+    claims = [ClaimReport(id=c.id, made=o.made, evidence=_evidence(o.evidence, norm, combined, "deliverable"))
               for c, o in zip(anchors.must_not_say, analysis.claims)]
     criteria = _criteria(ctx, analysis, complete_all)
 

@@ -44,7 +44,8 @@ def tree(compiled: Path, tmp_path: Path) -> Path:
 
 
 def test_freeze_runs_the_real_compile_check_and_verifies(tree: Path) -> None:
-    result = freeze_measured(Project.at(tree), "fixture")  # the fixture pocket has a validation set
+    # the fixture pocket has a validation set, measured below its thresholds
+    result = freeze_measured(Project.at(tree), "fixture", allow_low_fidelity=True)
     assert result.compile_check == "passed"
     assert result.module_path == "environments/fixture_pocket.py"  # named by pocket.yaml
     assert verify_pocket(Project.at(tree), "fixture").root == result.root

@@ -45,7 +45,7 @@ def test_identity_modules_equal_the_project_modules_loaded_while_scoring_a_memo(
     data = json.loads(proc.stdout)
     assert data["reportable"] is True
     assert data["identity"] == data["loaded"]
-    assert {"lae.compiler.terms", "lae.grader.normalize", "lae.canonical", "lae.grader.documents"} <= set(data["loaded"])
+    assert {"lae.match.terms", "lae.match.normalize", "lae.match.engine", "lae.canonical", "lae.grader.documents"} <= set(data["loaded"])
 
 
 def test_lae_score_loads_every_identity_module(tmp_path: Path) -> None:
@@ -111,12 +111,12 @@ def test_a_different_reader_version_in_the_manifest_is_named(tmp_path: Path) -> 
 # Each edit is one line in a module scoring runs outside grader/ (and one inside, and a new
 # import), made in a copy of the installed wheel; `lae verify` names it and `lae score` refuses.
 EDITS = [
-    ("compiler/terms.py", "lae.compiler.terms", []),
-    ("grader/normalize.py", "lae.grader.normalize", ["module lae.env.tools is new to scoring"]),
+    ("match/terms.py", "lae.match.terms", []),
+    ("match/normalize.py", "lae.match.normalize", ["module lae.env.tools is new to scoring"]),
     ("canonical.py", "lae.canonical", []),
     ("grader/documents.py", "lae.grader.documents", []),
     ("grader/_ooxml.py", "lae.grader._ooxml", []),
-    ("grader/matching.py", "lae.grader.matching", []),
+    ("match/engine.py", "lae.match.engine", []),
 ]
 
 

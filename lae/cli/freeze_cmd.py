@@ -39,11 +39,16 @@ def _text(result: FreezeResult) -> str:
 @click.option("--lock-timeout", type=click.FloatRange(min=0), default=DEFAULT_LOCK_TIMEOUT, show_default=True,
               help="Seconds to wait for another freeze of the same pocket before refusing.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, help="Parallel workers measuring the validation set.")
-def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: float, jobs: int) -> None:
+@click.option("--allow-low-fidelity", is_flag=True,
+              help="Freeze a pocket whose measured fidelity is below its thresholds; the release is not reportable.")
+def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: float, jobs: int,
+            allow_low_fidelity: bool) -> None:
     """Freeze pockets: hash every file a score depends on, stamp the environment module
     header and write anchors/<pocket>/SHA256SUMS. Refuses (exit 3) unless
     `lae compile --check` passes. A pocket with a validation set is measured first
-    (`lae fidelity`); the figures are recorded and printed, met or not."""
+    (`lae fidelity`) and refused (exit 3) below its thresholds unless --allow-low-fidelity,
+    which records the figures and marks the release and every result made with it not
+    reportable."""
     project = project_from(root, bundled_ok=False)
     pockets = [pocket] if pocket else project.pockets()
     if not pockets:
@@ -52,7 +57,8 @@ def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: 
     errors: list[tuple[str, LaeError]] = []
     for name in pockets:
         try:
-            results.append(freeze_measured(project, name, lock_timeout=lock_timeout, jobs=jobs))
+            results.append(freeze_measured(project, name, lock_timeout=lock_timeout, jobs=jobs,
+                                           allow_low_fidelity=allow_low_fidelity))
         except LaeError as exc:
             errors.append((name, exc))
             if not as_json and len(pockets) > 1:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator
 
 from lae.compiler.load import load_pocket_config
-from lae.errors import LaeError
+from lae.errors import FreezeError, LaeError, Problem
 from lae.freeze import DEFAULT_LOCK_TIMEOUT, FidelityRecord, FreezeResult, StampFormatError, freeze_pocket, read_stamp
 from lae.freeze import validation_digest
 from lae.freeze.stamp import locate_module
@@ -43,9 +43,20 @@ def measure_release(project: Project, pocket: str, *, jobs: int = 1,
 
 
 def freeze_measured(project: Project, pocket: str, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT, jobs: int = 1,
-                    progress: Progress | None = None) -> FreezeResult:
-    """Measure the pocket's validation set (if any), then freeze it with the record."""
+                    progress: Progress | None = None, allow_low_fidelity: bool = False) -> FreezeResult:
+    """Measure the pocket's validation set (if any), then freeze it with the record.
+
+    A measurement below the pocket's thresholds is refused (:class:`FreezeError`, exit 3,
+    nothing written) unless ``allow_low_fidelity``: then the release is frozen, its stamp
+    says it is not reportable, and the gate marks every result made with it so."""
     record = measure_release(project, pocket, jobs=jobs, progress=progress)
+    if record is not None and not record.met and not allow_low_fidelity:
+        raise FreezeError(f"pocket {pocket!r} is below its fidelity thresholds; nothing was written", [
+            Problem(f"keys_private/{pocket}/validation", record.summary().replace(
+                " (frozen with --allow-low-fidelity: not reportable)", ""), field="fidelity",
+                mend="improve the keys or the grader until `lae fidelity --pocket "
+                     f"{pocket}` meets the thresholds in pocket.yaml, or freeze with --allow-low-fidelity "
+                     "(the release is then not reportable)")])
     return freeze_pocket(project, pocket, lock_timeout=lock_timeout, fidelity=record)
 
 

@@ -160,3 +160,29 @@ def test_committed_fixture_anchors_are_current(lae):
 
     proc = lae("compile", "--check", "--root", str(FIXTURE_TREE))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_red_team_refuses_anchors_that_credit_a_must_not_variant(tree: Path, lae):
+    """Long prose-like terms turn the comma list of every term into something that reads as an
+    assertion: the compile is refused, each crediting variant listed, and nothing is written."""
+    key = tree / KEY_REL
+    text = key.read_text(encoding="utf-8").replace(
+        "        - calendar the deadline\n",
+        "        - calendar the deadline\n"
+        "        - tell the operations team that the date for the notice is in June and not in the autumn of this year\n"
+        "        - have the general counsel sign the letter to the landlord and send it by courier to the address in the lease\n")
+    key.write_text(text, encoding="utf-8")
+    before = (tree / ANCHORS_REL).read_bytes() if (tree / ANCHORS_REL).exists() else None
+    proc = lae("compile", "--root", str(tree))
+    assert proc.returncode == 1
+    assert "findings.F1: red team: comma list of all terms variant credits although it must not F1" in proc.stderr
+    assert "nothing was written" in proc.stderr
+    after = (tree / ANCHORS_REL).read_bytes() if (tree / ANCHORS_REL).exists() else None
+    assert before == after
+
+
+def test_red_team_counts_are_recorded(tree: Path):
+    compile_pocket(Project.at(tree), "fixture")
+    red = load_anchors(tree / ANCHORS_REL).provenance.red_team
+    assert {r.finding for r in red} == {"F1", "F2"}
+    assert all(r.must_not_rejected == r.must_not > 10 and r.must >= 1 for r in red)

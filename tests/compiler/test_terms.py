@@ -6,8 +6,8 @@ import pytest
 import regex
 from hypothesis import assume, given, settings, strategies as st
 
-from lae.compiler.terms import term_regex
-from lae.grader.normalize import normalize
+from lae.match.terms import term_regex
+from lae.match.normalize import normalize
 
 
 def matches(term: str, text: str) -> bool:

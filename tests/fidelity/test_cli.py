@@ -31,12 +31,13 @@ def _json(*args: str) -> dict:
 #   A: the key's calibration positives for F1, F2, labelled RAISED -> both credited, reward 1.0
 #   B: the same two findings in other words, labelled RAISED      -> both missed (under-credit 2), reward 0.4
 #   C: F1 dismissed (calibration negative) after a positive it attributes to another matter -> F1 credited
-#      (over-credit 1), F2 NOT_RAISED not credited; the declined parking addendum flagged (D1), reward 0.65
+#      (over-credit 1), F2 NOT_RAISED not credited; the declined parking addendum ("needs no action") is
+#      not flagged (grader v2: a dismissal cue in the distractor's own sentence), reward 0.7
 EXPECTED_TOTALS = {
     "memos": 3, "raised": 4, "raised_not_credited": 2, "not_raised": 2, "not_raised_credited": 1,
-    "over_credit": 0.5, "under_credit": 0.5, "distractors": 6, "distractors_escalated_by_grader_only": 1,
+    "over_credit": 0.5, "under_credit": 0.5, "distractors": 6, "distractors_escalated_by_grader_only": 0,
     "distractors_escalated_by_label_only": 0, "claims": 3, "claims_made_by_grader_only": 0,
-    "claims_made_by_label_only": 0, "mean_reward": round((1.0 + 0.4 + 0.65) / 3, 6),
+    "claims_made_by_label_only": 0, "mean_reward": round((1.0 + 0.4 + 0.7) / 3, 6),
 }
 
 
@@ -44,10 +45,9 @@ def test_fixture_set_gives_the_hand_computed_counts(compiled_tree: Path) -> None
     data = _json("--root", str(compiled_tree))
     assert data["totals"] == EXPECTED_TOTALS
     assert {k["kind"]: (k["tally"]["under_credit"], k["tally"]["over_credit"], k["tally"]["mean_reward"])
-            for k in data["kinds"]} == {"A": (0.0, None, 1.0), "B": (1.0, None, 0.4), "C": (None, 0.5, 0.65)}
+            for k in data["kinds"]} == {"A": (0.0, None, 1.0), "B": (1.0, None, 0.4), "C": (None, 0.5, 0.7)}
     found = {(d["memo_id"], d["item_id"], d["category"]) for d in data["disagreements"]}
-    assert found == {("B", "F1", "under_credit"), ("B", "F2", "under_credit"), ("C", "F1", "over_credit"),
-                     ("C", "D1", "distractor_escalated_by_grader")}
+    assert found == {("B", "F1", "under_credit"), ("B", "F2", "under_credit"), ("C", "F1", "over_credit")}
     over = next(d for d in data["disagreements"] if d["category"] == "over_credit")
     assert over["label"] == "DISMISSED" and over["grader"] == "credited"
     assert "Section 9.1" in over["memo_sentence"] and over["grader_reason"]
@@ -140,5 +140,5 @@ def test_docs_script_builds_the_report_from_the_json(compiled_tree: Path, tmp_pa
     assert proc.returncode == 0, proc.stderr
     text = out.read_text(encoding="utf-8")
     assert "| B | issues table, terse cells | 1 | 0 of 2 | — | — | 100.0% | 0 / 0 | 0 / 0 | 0.400 |" in text
-    assert "## Disagreements (4 of 4)" in text
+    assert "## Disagreements (3 of 3)" in text
     assert "python docs/build_fidelity_report.py" in text

@@ -21,11 +21,34 @@ MODULE = Path("environments/fixture_pocket.py")
 
 @pytest.fixture
 def frozen(ftree: Path) -> Path:
-    proc = run_lae("freeze", "--root", str(ftree), "--pocket", "fixture")
+    proc = run_lae("freeze", "--root", str(ftree), "--pocket", "fixture", "--allow-low-fidelity")
     assert proc.returncode == 0, proc.stderr
     assert ("fidelity       measured at 50.0% over-credit and 50.0% under-credit on 3 labelled memos "
-            "(6 labelled findings); thresholds 2.0% / 10.0%: NOT MET") in proc.stdout
+            "(6 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: "
+            "not reportable)") in proc.stdout
     return ftree
+
+
+def test_freeze_below_thresholds_is_refused_and_writes_nothing(ftree: Path) -> None:
+    module = (ftree / MODULE).read_bytes()
+    proc = run_lae("freeze", "--root", str(ftree), "--pocket", "fixture")
+    assert proc.returncode == 3
+    assert "pocket 'fixture' is below its fidelity thresholds; nothing was written" in proc.stderr
+    assert "freeze with --allow-low-fidelity" in proc.stderr
+    assert (ftree / MODULE).read_bytes() == module
+    assert not (ftree / "anchors" / "fixture" / "SHA256SUMS").exists()
+
+
+def test_a_low_fidelity_release_verifies_but_no_result_is_reportable(frozen: Path, tmp_path: Path) -> None:
+    assert run_lae("verify", "--root", str(frozen)).returncode == 0
+    assert "NOT MET (frozen with --allow-low-fidelity: not reportable)" in (frozen / MODULE).read_text(encoding="utf-8")
+    memo = tmp_path / "lease-risk-memo.docx"
+    shutil.copy(frozen / VALIDATION / "A" / "lease-risk-memo.docx", memo)
+    proc = run_lae("score", "--root", str(frozen), "--task", "harbor-lease-001", str(memo), "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["reportable"] is False and result["freeze_root"]
+    assert "fidelity is below its thresholds" in result["release"]["reason"]
 
 
 def test_freeze_records_fidelity_in_the_manifest_and_stamp(frozen: Path) -> None:
@@ -84,7 +107,7 @@ def test_freeze_refuses_an_unmeasured_validation_set(ftree: Path) -> None:
 
 
 def test_freeze_refuses_a_measurement_of_another_set(ftree: Path) -> None:
-    record = freeze_measured(Project.at(ftree), "fixture").fidelity
+    record = freeze_measured(Project.at(ftree), "fixture", allow_low_fidelity=True).fidelity
     (ftree / VALIDATION / "A.md").write_text("changed", encoding="utf-8")
     with pytest.raises(FreezeError) as info:
         freeze_pocket(Project.at(ftree), "fixture", fidelity=record)

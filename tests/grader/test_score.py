@@ -55,7 +55,7 @@ def test_strong_docx_memo_credits_everything(ctx, tmp_path):
     assert m.criterion_pass_rate_proxy == 1.0
     ev = result.findings[0].evidence
     assert ev is not None and ev.text in "\n\n".join(["Harbor Street lease: risk memo", *STRONG])
-    assert {h.category for h in ev.hits} >= {"name"}
+    assert {h.category for h in ev.hits} >= {"subject", "problem"}
     assert result.reportable is False and "not frozen" in (result.release.reason or "")
     jsonschema.validate(result.model_dump(mode="json"), json.loads((SCHEMAS / "result.schema.json").read_text()))
 
@@ -78,7 +78,7 @@ def test_renamed_text_file_is_refused(ctx, tmp_path):
 
 
 def test_pasting_the_documents_scores_zero(ctx, tmp_path):
-    from lae.compiler.compile import task_document_texts
+    from lae.grader.documents import task_document_texts
 
     texts = task_document_texts(Project.at(ctx.task_dir.parents[2]), "fixture", "harbor-lease-001")
     paras = [p for t in texts for p in t.split("\n") if p.strip()]
@@ -91,7 +91,8 @@ def test_pasting_the_documents_scores_zero(ctx, tmp_path):
 
 def test_keyword_salad_scores_no_credit(ctx, tmp_path):
     a = ctx.anchors
-    terms = [t.term for f in a.findings for t in (*f.names, *f.remediation, *f.record, *f.severity_terms[:3])]
+    terms = [p.phrase.replace(" + ", " ") for f in a.findings for p in (*f.subject, *f.problem)]
+    terms += [t.term for f in a.findings for t in (*f.remediation, *f.record, *f.severity_terms[:3])]
     memo = write_docx(tmp_path / "lease-risk-memo.docx", [", ".join(terms)] + terms)
     result = score_files(ctx, [memo])
     assert result.metrics.finding_recall == 0.0

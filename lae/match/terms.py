@@ -1,6 +1,6 @@
 """Compile a plain key term into a tolerant regular-expression pattern.
 
-Patterns run over text normalized by :func:`lae.grader.normalize.normalize` (case-
+Patterns run over text normalized by :func:`lae.match.normalize.normalize` (case-
 folded, quotes and dashes unified, single spaces). Tolerated variants:
 
 * hyphen / space / no space at hyphens and after common prefixes (non-compete,
@@ -28,7 +28,7 @@ from decimal import Decimal, InvalidOperation
 import regex
 
 from lae.errors import CompileError, Problem
-from lae.grader.normalize import normalize_term
+from lae.match.normalize import normalize_term
 
 __all__ = ["compile_term", "compiled_pattern", "term_regex", "PREFIXES"]
 
@@ -276,3 +276,31 @@ def compile_term(term: str, *, where: str, field: str) -> str:
                            [Problem(where, f"term {term!r} does not compile: {exc}", field=field,
                                     mend="write the term as plain words")]) from exc
     return pattern
+
+
+def _literal_of_word(word: str) -> str:
+    """The part of ``word`` that every inflected form :func:`_inflect` allows keeps."""
+    for prefix in PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 4:
+            word = word[len(prefix):]  # a joined prefix may be written apart
+            break
+    if len(word) < 3:
+        return word
+    if word.endswith("ed"):
+        return word[:-3]
+    if word.endswith(("s", "y", "e")):
+        return word[:-2]
+    return word
+
+
+@functools.lru_cache(maxsize=16384)
+def required_literal(term: str) -> str | None:
+    """A substring every match of ``term``'s pattern contains (in normalized text), or None.
+
+    A prefilter: a pattern whose literal is absent from a text cannot match it, so its regular
+    expression need not run. Atoms (money, dates, sections, numbers) have alternative forms and
+    are skipped; of the remaining words, the longest kept part (see :func:`_literal_of_word`)."""
+    text = _ATOM_RE.sub(" ", normalize_term(term))
+    parts = [_literal_of_word(w) for w in regex.findall(r"\p{L}+|\p{N}+", text)]
+    best = max(parts, key=len, default="")
+    return best if len(best) >= 3 else None

@@ -62,20 +62,19 @@ def _map_char(ch: str) -> str:
     return "".join(_QUOTES.get(c, "-" if c in _DASHES else c) for c in out)
 
 
-def normalize(text: str) -> NormalizedText:
-    """Normalize ``text`` for matching; see the module docstring."""
-    out: list[str] = []
-    origin: list[int] = []
-    prev = "\n"  # collapse leading spaces
-    i = 0
+# Runs of plain ASCII (no backtick, tab or control characters) joined by single spaces map to
+# their lower case character for character: the fast path (most of a memo).
+_PLAIN_RUN = regex.compile(r"[!-_a-~]+(?: [!-_a-~]+)*")
+
+
+def _slow(text: str, start: int, end: int, out: list[str], origin: list[int], prev: str) -> str:
+    """Normalize ``text[start:end]`` character by character; returns the last character written."""
     n = len(text)
-    while i < n:
+    for i in range(start, end):
         ch = text[i]
         if ch == "\r" and i + 1 < n and text[i + 1] == "\n":
-            i += 1
             continue
-        mapped = _map_char(ch)
-        for c in mapped:
+        for c in _map_char(ch):
             if c == " " and prev in (" ", "\n"):
                 continue
             if c == "\n" and prev == " " and out:
@@ -85,8 +84,26 @@ def normalize(text: str) -> NormalizedText:
             out.append(c)
             origin.append(i)
             prev = c
-        i += 1
-    origin.append(n)
+    return prev
+
+
+def normalize(text: str) -> NormalizedText:
+    """Normalize ``text`` for matching; see the module docstring."""
+    out: list[str] = []
+    origin: list[int] = []
+    prev = "\n"  # collapse leading spaces
+    pos = 0
+    for m in _PLAIN_RUN.finditer(text):
+        if m.start() > pos:
+            prev = _slow(text, pos, m.start(), out, origin, prev)
+        run = m.group(0)
+        out.append(run.lower())
+        origin.extend(range(m.start(), m.end()))
+        prev = run[-1]
+        pos = m.end()
+    if pos < len(text):
+        _slow(text, pos, len(text), out, origin, prev)
+    origin.append(len(text))
     return NormalizedText("".join(out), tuple(origin))
 
 

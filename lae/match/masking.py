@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from lae.grader.normalize import TOKEN_RE, NormalizedText, normalize
+from lae.match.normalize import TOKEN_RE, NormalizedText, normalize
 
 __all__ = ["SourceIndex"]
 

@@ -1,0 +1,228 @@
+"""Fixed cue lexicons of the grader (part of the grader's identity, hashed at freeze).
+
+Cues are plain phrases compiled with the same term compiler as key terms.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
+           "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
+           "SEVERITY_LABELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
+           "CORRECTION_CUES_AFTER",
+           "FUNCTION_WORDS", "severity_terms_for"]
+
+SEVERITY_ORDER = ("low", "medium", "high", "critical")
+
+SEVERITY_LEXICON: dict[str, tuple[str, ...]] = {
+    "critical": ("critical", "severe", "most serious", "gravest", "urgent", "top priority", "highest priority",
+                 "highest risk", "immediate attention", "act immediately", "priority one"),
+    "high": ("high risk", "high-risk", "high severity", "high priority", "serious", "significant risk",
+             "significant exposure", "substantial risk", "substantial exposure", "major risk", "material risk",
+             "material exposure", "risk is high", "exposure is high", "high exposure", "likelihood is high"),
+    "medium": ("moderate", "medium risk", "medium severity", "medium priority", "elevated risk",
+               "meaningful risk", "intermediate risk"),
+    "low": ("low risk", "low-risk", "low severity", "low priority", "minor", "limited risk", "modest risk",
+            "limited exposure", "risk is low", "exposure is low"),
+}
+
+
+def severity_terms_for(level: str) -> list[str]:
+    """Lexicon terms of ``level`` and its adjacent levels (a memo may reasonably
+    grade one notch up or down)."""
+    idx = SEVERITY_ORDER.index(level)
+    levels = SEVERITY_ORDER[max(0, idx - 1): idx + 2]
+    out: list[str] = []
+    for lvl in levels:
+        out.extend(SEVERITY_LEXICON[lvl])
+    return list(dict.fromkeys(out))
+
+
+# A sentence with one of these declines the issue it names.
+DISMISSAL_CUES: tuple[str, ...] = (
+    "not an issue", "no issue", "non-issue", "not a concern", "no concern", "not a problem", "no problem",
+    "poses no", "presents no", "raises no", "does not raise", "no material risk", "no meaningful risk",
+    "no real risk", "not material", "immaterial", "not relevant", "irrelevant", "can be disregarded",
+    "can be ignored", "may be ignored", "need not be escalated", "does not need to be escalated",
+    "need not be addressed", "no action is needed", "no action needed", "no action is required",
+    "no further action", "does not warrant", "do not warrant", "not warrant", "we see no", "nothing to flag",
+    "not a risk", "no risk", "not worth", "benign", "unproblematic", "no exposure", "not escalate",
+    "decline to escalate", "declined to escalate", "not a red flag", "no red flag", "not a finding",
+    "not an exposure", "not problematic", "does not present", "we are not concerned", "not of concern",
+    "no cause for concern", "not a live issue", "not a current issue", "do not view", "does not view",
+    "would not treat", "not treat this as", "no compliance concern", "no export control concern", "no legal concern",
+    "no basis for concern", "not an area of concern", "nothing further is required", "no need to",
+    "is compliant", "are compliant", "remains compliant", "appears compliant",
+)
+
+# Shapes of decline the phrase list cannot enumerate ("is not an export issue",
+# "raises no compliance concern"); written by us, never by key authors.
+DISMISSAL_PATTERNS: tuple[str, ...] = (
+    r"(?<![\p{L}\p{N}])not (?:an? |the )?(?:(?!(?:only|just|merely|least|minor|small|trivial|insignificant|theoretical|hypothetical|remote)\b)[\p{L}-]+ ){0,2}(?:issue|concern|problem|risk)s?(?![\p{L}\p{N}])",
+    r"(?<![\p{L}\p{N}])(?:raises|presents|poses|creates) no (?:[\p{L}-]+ ){0,2}(?:issue|concern|problem|risk|exposure)s?(?![\p{L}\p{N}])",
+)
+
+# A window with one of these escalates whatever it names.
+ESCALATION_CUES: tuple[str, ...] = (
+    "risk", "exposure", "violation", "violate", "liability", "liable", "breach", "must", "should",
+    "recommend", "urgent", "remediate", "remediation", "non-compliant", "noncompliance", "concern",
+    "problem", "unlawful", "illegal", "invalid", "unenforceable", "penalty", "penalties", "escalate",
+    "red flag", "critical", "serious", "significant", "issue", "danger", "defect", "deficien",
+)
+
+# A prohibited phrasing preceded in its sentence by one of these is being corrected, not made.
+CORRECTION_CUES: tuple[str, ...] = (
+    "incorrect", "wrong", "mistaken", "erroneous", "not true", "not correct", "no longer", "not the case",
+    "contrary to", "rather than", "instead of", "do not assume", "should not assume", "cannot assume",
+    "misconception", "misread", "inaccurate", "not accurate", "false", "it is not", "untrue", "would be an error",
+)
+
+# ... or followed by one of these ("the view that X is incorrect").
+CORRECTION_CUES_AFTER: tuple[str, ...] = (
+    "is incorrect", "is wrong", "is mistaken", "is erroneous", "is not correct", "is untrue", "is inaccurate",
+    "is not accurate", "is a misreading", "is a misconception", "would be incorrect", "would be wrong",
+)
+
+# Words that make a run of terms read as a sentence rather than a keyword list.
+FUNCTION_WORDS: frozenset[str] = frozenset(
+    "a an the of to in on at by for with from as is are was were be been being that this these those it its "
+    "which who whom whose and or but because since although though if unless so than then there their they "
+    "we our us you your he she his her has have had do does did will would shall should must may might can "
+    "could not no nor any each every all some such into onto under over about against between through during "
+    "before after above below upon within without".split()
+)
+
+
+# --- grader v2: assertion cues (SPEC section 3, "Assertion") ---------------------------------
+# Each list is a set of regular-expression alternatives over normalized (case-folded) text,
+# written by the project (never by key authors). Word boundaries are added by polarity.py.
+
+# Dismissal: the memo concludes the point is not a problem (anywhere in the discussion).
+DISMISSAL_V2: tuple[str, ...] = (
+    r"we do not (?:consider|regard|treat|view|see|think|believe|expect)",
+    r"we (?:would|will) not (?:treat|regard|escalate|pursue|raise|recommend)",
+    r"(?:does|do|did) not (?:indicate|suggest|amount to|rise to|create|give rise to|warrant|require|need)",
+    r"we see no", r"we find no", r"we have no (?:concern|reason)", r"see no (?:reason|need|basis)",
+    r"we agree with (?:management|the company|the client|hr|the business|that|their|its|his|her)",
+    r"express no view", r"draw no conclusion", r"no conclusion", r"not worth (?:raising|pursuing|escalating)",
+    r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|exempt|cured|resolved|moot)",
+    r"nothing (?:for \S+ |further )?to (?:address|do|flag|report)", r"nothing further",
+    r"need not", r"no need", r"(?:do|does|would) not recommend",
+    r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
+    r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
+    r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
+    r"(?:was|were|has been|have been|is|are) (?:already |since |fully )?(?:corrected|remedied|remediated|resolved|closed|settled|cured)",
+    r"not (?:escalate|flag|pursue)",
+    r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses|presents|raises|creates) (?:no|little)",
+    r"(?:is|are) (?:not|no longer) (?:a |an )?(?:issue|concern|problem|risk|exposure)s?",
+    r"not (?:an? |the )?(?:\S+ ){0,2}(?:issue|concern|problem|risk|exposure)s?",
+    r"(?:no|little|minimal|negligible) (?:real |material |meaningful |practical |legal )?(?:risk|exposure|concern|issue)",
+    r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated)",
+    r"(?:usual|standard|customary|market) (?:terms?|practice|provisions?)",
+)
+
+# Negators whose forward scope (a few words, within the clause) denies what follows.
+NEGATORS: tuple[str, ...] = (
+    r"not", r"no", r"never", r"none", r"nothing", r"neither", r"nor", r"cannot", r"can't", r"isn't", r"aren't",
+    r"wasn't", r"weren't", r"doesn't", r"don't", r"didn't", r"won't", r"wouldn't", r"shouldn't", r"hardly",
+    r"unlikely to", r"free of", r"absent any",
+)
+# Negator forms that do not deny ("not only", "no longer compliant", "whether or not").
+PSEUDO_NEGATIONS: tuple[str, ...] = (
+    r"not only", r"not just", r"not merely", r"no longer", r"no doubt", r"not limited to", r"or not", r"not yet",
+    r"nothing less", r"no later than", r"not later than", r"no more than", r"not more than", r"no less than",
+    r"not less than", r"no earlier", r"not until",
+)
+# A governing negation: "Nothing in the file suggests that ...", "We do not say that ...".
+GOVERNING_NEGATION: tuple[str, ...] = (
+    r"(?:nothing|no one|none|no evidence|no indication|no basis|no reason)\b[^.;:]{0,80}?\b(?:that|whether|to)",
+    r"(?:we|i|it|this memo|the memo) (?:do|does|did|would|will|cannot|can't|could) not (?:say|suggest|claim|"
+    r"contend|assert|argue|think|believe|conclude|mean|imply|accept|agree)",
+    r"nor (?:does|do|did|is|are|was|were|would|can|could)", r"(?:is|was) not (?:the case|true|correct) that",
+    r"it is (?:incorrect|wrong|mistaken|not true|not correct) (?:to say )?that",
+)
+# Sentence-level: the point is a question, a possibility to look at, or left open.
+HEDGES: tuple[str, ...] = (
+    r"whether(?! or not)", r"in (?:certain|some) (?:circumstances|cases)", r"depending (?:on|upon)", r"where applicable", r"if applicable",
+    r"(?:may|might|could) be (?:required|needed|necessary|applicable|relevant|triggered|at issue)",
+    r"(?:could|may|might) (?:potentially |possibly |also )?(?:raise|implicate|warrant|merit|be implicated|be relevant|"
+    r"be worth|have been|give rise to questions|need to be)", r"raises? questions?", r"potentially", r"possibly",
+    r"(?:should|must|may|might|could|would) (?:also )?be (?:reviewed|evaluated|assessed|considered|examined|confirmed|"
+    r"checked|monitored|revisited|explored)", r"(?:consider|evaluate|review|assess|determine|confirm) whether", r"open question", r"question (?:is|remains)", r"unclear", r"uncertain whether",
+    r"(?:may|might|could) wish to", r"might want to", r"worth (?:considering|asking|checking)",
+    r"we have not (?:yet )?(?:assessed|analy[sz]ed|reviewed|considered|determined|formed)",
+    r"(?:to be|yet to be) (?:determined|confirmed|assessed|considered)", r"remains to be seen",
+    r"left (?:to|for) (?:the|a|another|other)", r"outside (?:the |our |this )?scope",
+    r"we express no", r"not (?:yet )?clear",
+)
+HYPOTHETICAL: tuple[str, ...] = (
+    r"were (?:\S+ ){0,4}to\b", r"if (?:\S+ ){0,8}(?:were|had been)\b", r"hypothetical(?:ly)?", r"in theory",
+    r"theoretically", r"would only (?:be|become|arise)", r"in the unlikely event",
+)
+# Another person's (or document's) view, not adopted: the cue must not have "we"/"our" as its subject.
+REPORTED: tuple[str, ...] = (
+    r"says?", r"said", r"states? that", r"stated", r"notes? that", r"noted", r"argues?", r"argued", r"believes?",
+    r"believed", r"told", r"tells", r"asserts?", r"asserted", r"claims? that", r"claimed",
+    r"contends?", r"contended", r"maintains? that", r"maintained",
+    r"takes? the (?:view|position)", r"took the (?:view|position)", r"according to",
+    r"(?:\S+'s?|their|his|her) (?:view|position|understanding|assessment|opinion|reading) (?:is|was)",
+    r"in (?:the )?(?:\S+'s?|their|his|her|its) (?:view|opinion)", r"might say", r"may say", r"would say",
+    r"some (?:readers|commentators|people|observers) (?:might|may|would|say|argue)", r"thinks", r"characteri[sz]e[sd]",
+    # a document reciting: "the agreement provides", "Section 4.2 states", "the email says"
+    r"(?:agreement|section|clause|policy|plan|contract|letter|e-?mail|memo|document|term sheet|schedule|handbook|"
+    r"minutes|deck|report|notice|offer|form|exhibit|article|resolution|charter|bylaws?|record|file|log|roster)s? "
+    r"(?:\S+ ){0,3}(?:provides?|reads|recites?|sets? out|lists|records|stipulates?|describes?)",
+    r"provides? that", r"provided that",
+)
+ADOPTION: tuple[str, ...] = (
+    r"we agree", r"we concur", r"we share", r"correctly", r"rightly", r"accurately", r"we accept", r"as we",
+    r"and we", r"we think", r"we believe", r"we consider", r"in our view", r"our view", r"we conclude",
+)
+OTHER_MATTER: tuple[str, ...] = (
+    r"(?:another|a different|an unrelated|a prior|a separate|a previous|an earlier|other) (?:matter|client|transaction|deal|case|engagement)",
+    r"for comparison", r"by way of comparison", r"by analogy",
+    r"in other (?:industries|contexts|cases|matters|companies|jurisdictions|transactions|deals)",
+    r"some (?:companies|employers|businesses|firms|clients|acquirers|buyers|boards|exporters)",
+    r"(?:generally|in general|as a general (?:matter|rule)|typically|ordinarily|usually|as a rule)",
+)
+# The law stated in the abstract, as the subject of its sentence: "Labor Code 3700 requires
+# employers to ...", "The FLSA applies ...", "Employers must ..." (checked at a sentence start only).
+LAW_IN_ABSTRACT: tuple[str, ...] = (
+    r"(?:act|code|rule|regulations?|statute|law|flsa|ear|itar|warn act|title vii|ada|pwfa)(?: (?:section |§ ?)?[\d.()a-z]+)? "
+    r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses|calls for|"
+    r"mandates|demands|contemplates|establishes|sets out)",
+    r"(?:employers|companies|acquirers|exporters|parties|boards|directors|committees) (?:must|may|are required to|cannot|"
+    r"generally|sometimes|often|typically|frequently|usually|commonly|will|would|should)",
+    r"(?:the |a |an )?(?:defendants?|plaintiffs?|company|corporation|director|board|acquirer|employer|exporter|"
+    r"stockholder|stockholders|fiduciaries|fiduciary|controller|controlling stockholder) "
+    r"(?:must|bears?|has the burden|have the burden|is required to|are required to)(?= (?:show|prove|demonstrate|establish))",
+    r"(?:plaintiffs|private plaintiffs|claimants|regulators|agencies) (?:may|can|could|often|have|generally)",
+
+)
+# What courts or the case law do in general, anywhere in the sentence ("Delaware courts have required ...").
+COURTS_IN_GENERAL: tuple[str, ...] = (
+    r"(?:courts?|supreme court|chancery court|court of chancery|case law|the case law|commentators|regulators) "
+    r"(?:\S+ ){0,2}(?:have|has|generally|often|frequently|routinely|tend to|held|hold|reviewed|review|applied|apply|"
+    r"required|require|found|find|considered|consider|treated|treat|looked|look)",
+    r"\S+ (?:\S+ )?(?:have|has) been the subject of",
+)
+DEFINITION: tuple[str, ...] = (
+    r"means", r"refers to", r"(?:is|are) defined (?:as|in)", r"shall mean", r"as used (?:in|here)", r"stands for",
+)
+# Escalation in the same sentence as a distractor's subject (v2: same sentence only).
+ESCALATION_V2: tuple[str, ...] = (
+    r"risks?", r"exposure", r"violat\S*", r"liabilit\S*", r"liable", r"breach\S*", r"unlawful", r"illegal",
+    r"invalid", r"unenforceable", r"penalt\S*", r"red flag", r"non-?compl\S*", r"must be (?:addressed|fixed|remedied|escalated|renegotiated|terminated|reviewed)",
+    r"should be (?:addressed|fixed|remedied|escalated|renegotiated|terminated|reviewed|flagged)",
+    r"(?:we )?recommend\S*", r"(?:key|major|real|serious|significant|material|legal) (?:issue|concern|problem)s?",
+    r"critical", r"(?:high|medium|moderate) (?:risk|priority|severity)", r"defect\S*", r"deficien\S*",
+    r"problematic", r"vulnerab\S*", r"escalat\S*",
+)
+# Severity written as a label: "Severity: High", "(critical)", "Risk: high", "High -".
+SEVERITY_LEVEL_WORDS: dict[str, str] = {"critical": "critical", "high": "high", "medium": "medium",
+                                         "moderate": "medium", "low": "low", "severe": "critical"}
+SEVERITY_LABELS: tuple[str, ...] = (
+    r"(?:severity|risk|rating|priority|risk level|risk rating|exposure)\s*(?:level|rating)?\s*[:=-]\s*\**\s*(?P<level>critical|high|medium|moderate|low|severe)",
+    r"\(\s*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*\)",
+    r"^\W*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*(?:[:.\u2014|-]|$)",
+    r"(?P<level>critical|high|medium|moderate|low|severe)[- ](?:risk|severity|priority|exposure)",
+)

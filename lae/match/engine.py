@@ -1,0 +1,545 @@
+"""The credit rule of grader v2 (SPEC section 3): pure functions over normalized text and a
+:class:`~lae.match.spec.MatchSpec`.
+
+A finding credits when, in one discussion, a unit (sentence or table row) that *asserts*
+matches one of its ``problem`` phrases (or citations) without that phrase being negated, the
+discussion (heading, lead-in and, for a short section, the rest of it included) matches one of
+its ``subject`` phrases, nothing in the discussion dismisses the finding, and no other finding
+matches that discussion clearly better. The compiler's calibration and red team call
+:func:`analyze_text` too, so they exercise exactly what scoring does.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import regex
+
+from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
+from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
+from lae.match.normalize import TOKEN_RE, NormalizedText
+from lae.match.polarity import (Stance, correction_around, dismissal_cues_by_unit, dismissal_holds, escalation_cue,
+                                count_negators, governed_by_negation, is_keyword_list, negated_before, stance)
+from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
+from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
+from lae.match.phrases import split_phrase
+from lae.match.terms import compiled_pattern, required_literal
+
+__all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "BEST_MATCH_RATIO"]
+
+MATCH_TIMEOUT_SECONDS = 2.0
+BEST_MATCH_RATIO = 0.6  # a discussion goes to the findings scoring at least this share of the best one
+_NEGATION_IN_PHRASE = regex.compile(r"(?<![\p{L}])(?:not|no|never|none|nothing|nor|without|cannot|\w+n't)(?![\p{L}])")
+
+Spans = dict[int, list[tuple[int, int]]]  # unit index -> spans
+
+
+@dataclass
+class TextAnalysis:
+    segmented: Segmented
+    findings: list[FindingOutcome]
+    distractors: list[DistractorOutcome]
+    claims: list[ClaimOutcome]
+    timeouts: list[str] = field(default_factory=list)
+
+    def finding(self, fid: str) -> FindingOutcome:
+        return next(f for f in self.findings if f.id == fid)
+
+
+_ANAPHORIC_START = regex.compile(r"\W*(?:this|that|these|those|such|it|its|they|their|the same|here|there|both|each)"
+                                 r"(?![\p{L}])")
+NEGATOR_REACH = 30  # a negator part of a phrase binds the content part it precedes by at most this (characters)
+
+
+def _bind_negators(per_part: list[Spans], negators: list[int], u: int, spans: list[tuple[int, int]]) -> bool:
+    """A negator part ("not" in `not + reasonable`) must stand just before a content part, not
+    anywhere in the sentence; ``spans`` gets the binding occurrence."""
+    content = [s for i, pp in enumerate(per_part) if i not in negators for s, _e in pp[u]]
+    for i in negators:
+        bound = [(s, e) for s, e in per_part[i][u] if any(0 <= c - e <= NEGATOR_REACH for c in content)]
+        if not bound:
+            return False
+        spans[i] = bound[0]
+    return True
+
+
+class _Scan:
+    """Every pattern run once over the text; hits grouped by unit; stances cached."""
+
+    def __init__(self, seg: Segmented, timeout: float) -> None:
+        self.seg = seg
+        self.timeout = timeout
+        self.timeouts: list[str] = []
+        self._hits: dict[str, Spans] = {}
+        self._stance: dict[tuple[int, int | None], Stance] = {}
+        self._dismissals: dict[int, str] | None = None
+        self._lists: dict[int, bool] = {}
+        self.block_units: list[list[int]] = [[] for _ in seg.blocks]
+        for u in seg.units:
+            self.block_units[u.block].append(u.index)
+
+    def pattern(self, pattern: str, term: str | None = None) -> Spans:
+        """Units where ``pattern`` matches (``term``: its source, for the literal prefilter)."""
+        got = self._hits.get(pattern)
+        if got is None:
+            got = {}
+            literal = required_literal(term) if term else None
+            if literal is not None and literal not in self.seg.text:
+                self._hits[pattern] = got
+                return got
+            try:
+                for m in compiled_pattern(pattern).finditer(self.seg.text, timeout=self.timeout):
+                    u = self.seg.unit_at(m.start())
+                    if u is not None and m.end() <= self.seg.units[u].end:
+                        got.setdefault(u, []).append(m.span())
+            except TimeoutError:
+                self.timeouts.append(pattern[:80])
+            self._hits[pattern] = got
+        return got
+
+    def phrase(self, phrase: CompiledPhrase) -> Spans:
+        """Units where every part of the phrase occurs, with the first span of each part."""
+        terms = split_phrase(phrase.phrase)
+        if len(terms) != len(phrase.parts):
+            terms = [None] * len(phrase.parts)  # type: ignore[list-item]
+        per_part: list[Spans] = []
+        units: set[int] | None = None
+        for p, t in zip(phrase.parts, terms):
+            hits = self.pattern(p, t)
+            units = set(hits) if units is None else units & set(hits)
+            if not units:
+                return {}  # later parts need not be scanned
+            per_part.append(hits)
+        negators = [i for i, t in enumerate(terms) if t and _NEGATION_IN_PHRASE.fullmatch(t.lower())]
+        out: Spans = {}
+        for u in sorted(units or ()):
+            spans = [pp[u][0] for pp in per_part]
+            if negators and not _bind_negators(per_part, negators, u, spans):
+                continue
+            out[u] = spans
+        return out
+
+    def stance(self, u: int, pos: int | None = None) -> Stance:
+        """The unit's stance toward what starts at ``pos`` (cached for the whole unit)."""
+        key = (u, pos)
+        got = self._stance.get(key)
+        if got is None:
+            unit = self.seg.units[u]
+            block = self.seg.blocks[unit.block]
+            if block.section == "recital":
+                got = Stance("recital", "a glossary, chronology, background or facts section")
+            elif block.kind != "row" and self.block_is_list(block.index):
+                got = Stance("keyword-list", "a paragraph that is a bare list of terms")
+            else:
+                got = stance(self.seg.text, unit.start, unit.end, pos, row=block.kind == "row")
+            self._stance[key] = got
+        return got
+
+    def block_is_list(self, b: int) -> bool:
+        got = self._lists.get(b)
+        if got is None:
+            block = self.seg.blocks[b]
+            got = self._lists[b] = is_keyword_list(self.seg.text[block.start:block.end])
+        return got
+
+    def dismissal_cues(self) -> dict[int, str]:
+        """Unit index -> the dismissal cue it holds (computed once)."""
+        if self._dismissals is None:
+            self._dismissals = dismissal_cues_by_unit(self.seg.text, [(u.start, u.end) for u in self.seg.units])
+        return self._dismissals
+
+    def units_of(self, blocks: Iterable[int]) -> set[int]:
+        return {u for b in blocks for u in self.block_units[b]}
+
+
+def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
+    """Blocks of block ``b``'s discussion: itself, its headings (not the document title), its
+    list/table lead-in and header row, and (non-row blocks) its whole section when short;
+    ``wide`` adds the block before it in the same section when ``b`` opens by referring back
+    to it ("This ...", "That shipment ...", "Such ...") (subject search)."""
+    blk = seg.blocks[b]
+    out = [b] + [h for h in blk.headings if not (h == 0 and seg.blocks[h].level == 1)]
+    out += [x for x in (blk.lead_in, blk.header) if x is not None]
+    if blk.kind != "row":
+        sec = seg.section_blocks(b)
+        if blk.headings and len(sec) <= SMALL_SECTION_BLOCKS:
+            out += [x for x in sec if seg.blocks[x].kind != "row"]
+        elif wide and b > 0 and seg.blocks[b - 1].headings == blk.headings and seg.blocks[b - 1].kind != "heading" \
+                and _ANAPHORIC_START.match(seg.text, blk.start):
+            out.append(b - 1)  # "That export needed a license." continues the paragraph before
+    return sorted(set(out))
+
+
+def _phrase_negated(scan: _Scan, phrase: CompiledPhrase, u: int, spans: Sequence[tuple[int, int]]) -> str | None:
+    """A governing negation before the phrase, or a negator before any part (its clause, a few
+    words). A phrase that carries its own negator ("no recourse", "without + license": the absence
+    is the problem) is checked before its first part only, so its own negator does not count."""
+    text, start = scan.seg.text, scan.seg.units[u].start
+    first, last = min(s for s, _e in spans), max(e for _s, e in spans)
+    own = len(_NEGATION_IN_PHRASE.findall(phrase.phrase.lower()))
+    if own:
+        # Count negators from a few words before the phrase's first content part to its end: more
+        # than the phrase's own means one more denial ("does not involve ... is not management").
+        parts = split_phrase(phrase.phrase)
+        content = [s for (s, _e), part in zip(spans, parts) if not _NEGATION_IN_PHRASE.fullmatch(part.lower())]
+        anchor = min(content) if content else first
+        if count_negators(text, start, anchor, last) > own:
+            return "a further negation"
+    else:
+        for s, _e in spans:
+            cue = negated_before(text, start, s)
+            if cue:
+                return cue
+    return governed_by_negation(text, start, max(s for s, _e in spans))
+
+
+DISMISSAL_PART_SPAN = 80  # a finding-specific dismissal's parts must lie this close together (characters)
+
+
+def _close_together(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """Parts of a dismissal phrase: within DISMISSAL_PART_SPAN characters, in one sentence and one cell."""
+    lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
+    return hi - lo <= DISMISSAL_PART_SPAN and not _SENTENCE_OR_CELL_BREAK.search(text, lo, hi)
+
+
+_SENTENCE_OR_CELL_BREAK = regex.compile(r"[.!?] |\|")
+
+
+@dataclass
+class _Matches:
+    """One finding's phrase hits by unit."""
+
+    subject: dict[int, list[tuple[CompiledPhrase, list[tuple[int, int]]]]]
+    problem: dict[int, list[tuple[CompiledPhrase, list[tuple[int, int]]]]]
+    dismissal: dict[int, list[tuple[CompiledPhrase, list[tuple[int, int]]]]]
+
+
+def _by_unit(scan: _Scan, phrases: Sequence[CompiledPhrase]) -> dict[int, list]:
+    out: dict[int, list] = {}
+    for p in phrases:
+        for u, spans in scan.phrase(p).items():
+            out.setdefault(u, []).append((p, spans))
+    return out
+
+
+def _matches(scan: _Scan, f: FindingSpec) -> _Matches:
+    problem = _by_unit(scan, f.problem)
+    for u, found in _by_unit(scan, f.citations).items():
+        problem.setdefault(u, []).extend(found)
+    return _Matches(_by_unit(scan, f.subject), problem, _by_unit(scan, f.dismissals))
+
+
+def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches]) -> dict[str, dict[int, str]]:
+    """For each finding, the units that dismiss it, with the cue. A dismissal cue dismisses the
+    findings named in its own unit; failing that, those named in its block; failing that,
+    those named in its section heading. A declined section dismisses every finding it names."""
+    seg = scan.seg
+    out: dict[str, dict[int, str]] = {f.id: {} for f in spec.findings}
+    for f in spec.findings:
+        for u, found in matches[f.id].dismissal.items():
+            unit = seg.units[u]
+            if seg.blocks[unit.block].kind == "row" and _rated_risk(seg, seg.blocks[unit.block]):
+                continue
+            live = [p for p, spans in found if scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
+                    and _close_together(seg.text, spans)
+                    and dismissal_holds(seg.text, unit.start, min(s for s, _ in spans), max(e for _, e in spans), unit.end)]
+            if live:
+                out[f.id][u] = f"finding-specific dismissal {live[0].phrase!r}"
+    cues = scan.dismissal_cues()
+    for u in seg.units:
+        block = seg.blocks[u.block]
+        cue = "a section of points not escalated" if block.section == "declined" else cues.get(u.index)
+        if not cue or (block.section != "declined" and scan.stance(u.index, seg.text.find(cue, u.start)).kind in (
+                "reported", "question", "hedge", "hypothetical")):
+            continue
+        if block.kind == "row" and _rated_risk(seg, block):
+            continue  # a row that rates the point medium or above asserts it; its "irrelevant" answers an objection
+        named = [f.id for f in spec.findings if u.index in matches[f.id].subject or u.index in matches[f.id].problem]
+        if not named:
+            same_block = scan.units_of([u.block])
+            named = [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
+        if not named and block.headings:
+            heading_units = scan.units_of([block.headings[-1]])
+            named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
+        for fid in named:
+            out[fid].setdefault(u.index, cue)
+    return out
+
+
+def _rated_risk(seg: Segmented, block) -> bool:
+    for s, e in block.cells:
+        for pat in _label_patterns():
+            m = pat.search(seg.text[s:e].strip(" *"))
+            if m and SEVERITY_LEVEL_WORDS[m.group("level")] in ("medium", "high", "critical"):
+                return True
+    return False
+
+
+@dataclass
+class _Candidate:
+    finding: str
+    unit: int
+    block: int
+    score: int
+    hits: list[KernelHit]
+
+
+Hit = tuple[int, int, str, str]  # start, end, category, term (KernelHit is built only for evidence)
+
+
+def _hits(category: str, items: Iterable[tuple[CompiledPhrase, list[tuple[int, int]]]]) -> list[Hit]:
+    return [(s, e, category, p.phrase) for p, spans in items for s, e in spans]
+
+
+def _evidence(scan: _Scan, u: int, hits: list[Hit], reason: str, assertion: str | None = None) -> KernelEvidence:
+    block = scan.seg.blocks[scan.seg.units[u].block]
+    typed = [KernelHit(category=c, term=t, start=s, end=e) for s, e, c, t in sorted(set(hits))]  # type: ignore[arg-type]
+    return KernelEvidence(start=block.start, end=block.end, hits=typed, reason=reason, assertion=assertion)
+
+
+class _FindingJudge:
+    """Decides one finding: candidates (credit units) and the best near miss."""
+
+    def __init__(self, scan: _Scan, f: FindingSpec, m: _Matches, dismissed: dict[int, str]) -> None:
+        self.scan, self.f, self.m, self.dismissed = scan, f, m, dismissed
+        self.candidates: list[_Candidate] = []
+        self.misses: dict[str, tuple[int, list[Hit], str, str | None]] = {}
+        self.citations = {p.phrase for p in f.citations}
+
+    def miss(self, status: str, u: int, hits: list[Hit], reason: str, assertion: str | None = None) -> None:
+        self.misses.setdefault(status, (u, hits, reason, assertion))
+
+    def run(self) -> None:
+        seg = self.scan.seg
+        for u, found in sorted(self.m.problem.items()):
+            st = self.scan.stance(u, min(s for _p, spans in found for s, _e in spans))
+            hits = _hits("problem", found)
+            if not st.asserts:
+                self.miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
+                          f"{st.kind}: {st.cue}")
+                continue
+            live = [(p, s) for p, s in found if not _phrase_negated(self.scan, p, u, s)]
+            if not live:
+                cue = _phrase_negated(self.scan, found[0][0], u, found[0][1])
+                self.miss("not-asserted", u, hits, f"the problem is negated ({cue!r})", f"negated: {cue}")
+                continue
+            block = seg.units[u].block
+            if seg.blocks[block].kind == "heading" and not self._heading_backed(block):
+                self.miss("not-asserted", u, hits, "named only in a heading with no asserted analysis under it",
+                          "heading")
+                continue
+            if all(p.phrase in self.citations for p, _s in live) and not self._citation_asserted(u):
+                self.miss("not-asserted", u, hits, "a citation mentioned without saying that this matter breaks it "
+                          "(needs the subject and violation language in the same sentence)", "citation only")
+                continue
+            self._judge_unit(u, live, block)
+
+    def _citation_asserted(self, u: int) -> bool:
+        """A citation alone is a problem only beside the subject and violation language in its unit."""
+        if u not in self.m.subject:
+            return False
+        unit = self.scan.seg.units[u]
+        text = self.scan.seg.text
+        cue = escalation_cue(text, unit.start, unit.end)
+        return bool(cue) and not negated_before(text, unit.start, text.find(cue, unit.start))
+
+    def _heading_backed(self, heading: int) -> bool:
+        """A heading names the problem for the text under it: some prose sentence there that
+        asserts and names the subject (the analysis need not repeat the problem's name)."""
+        seg, text = self.scan.seg, self.scan.seg.text
+        under = [b.index for b in seg.blocks if heading in b.headings and b.kind != "heading"]
+        for u in sorted(self.scan.units_of(under) & set(self.m.subject)):
+            unit = seg.units[u]
+            words = TOKEN_RE.findall(text[unit.start:unit.end])
+            if len(words) >= 6 and any(w in FUNCTION_WORDS for w in words) and self.scan.stance(u).asserts:
+                return True
+        return False
+
+    def _judge_unit(self, u: int, live: list, block: int) -> None:
+        seg = self.scan.seg
+        hits = _hits("problem", live)
+        subject_units = self.scan.units_of(_discussion(seg, block, wide=True))
+        subj = [(p, s) for x in sorted(subject_units & set(self.m.subject)) for p, s in self.m.subject[x]]
+        if not subj:
+            self.miss("no-subject", u, hits, "the problem is asserted but the discussion never names this matter's "
+                      "subject (who or what it is about)")
+            return
+        hits += _hits("subject", subj)
+        scope = self.scan.units_of(_discussion(seg, block, wide=False)) | {u}
+        killers = sorted(x for x in scope if x in self.dismissed)
+        if killers:
+            x = killers[0]
+            unit = seg.units[x]
+            cue = self.dismissed[x]
+            self.miss("dismissed", u, hits + [(unit.start, unit.end, "dismissal", cue)],
+                      f"raised but dismissed in the same discussion ({cue!r})")
+            return
+        score = 2 * len({p.phrase for p, _s in live}) + len({p.phrase for p, _s in subj})
+        self.candidates.append(_Candidate(self.f.id, u, block, score, hits))
+
+
+def _assign(judges: dict[str, _FindingJudge]) -> None:
+    """Give each block to the findings that match it best (vocabulary overlap is not credit)."""
+    by_block: dict[int, list[_Candidate]] = {}
+    for j in judges.values():
+        for c in j.candidates:
+            by_block.setdefault(c.block, []).append(c)
+    for block, cands in by_block.items():
+        best: dict[str, int] = {}
+        for c in cands:
+            best[c.finding] = max(best.get(c.finding, 0), c.score)
+        top = max(best.values())
+        losers = {fid for fid, s in best.items() if s < BEST_MATCH_RATIO * top}
+        winner = max(best, key=lambda fid: (best[fid], fid))
+        for fid in losers:
+            j = judges[fid]
+            for c in [c for c in j.candidates if c.block == block]:
+                j.candidates.remove(c)
+                j.miss("lost-to-other", c.unit, c.hits, f"this discussion matches {winner} better")
+
+
+_MISS_ORDER = ("dismissed", "lost-to-other", "not-asserted", "no-subject")
+
+
+def _example(f: FindingSpec) -> str:
+    subject = f.subject[0].phrase.replace(" + ", " ... ")
+    problem = f.problem[0].phrase.replace(" + ", " ... ")
+    return f"an asserted sentence naming the subject and what is wrong, e.g. '{subject} ... {problem}'"
+
+
+def _level_ok(f: FindingSpec, level: str) -> bool:
+    want, got = SEVERITY_ORDER.index(f.severity), SEVERITY_ORDER.index(SEVERITY_LEVEL_WORDS[level])
+    return abs(want - got) <= 1
+
+
+@functools.lru_cache(maxsize=1)
+def _label_patterns() -> tuple[regex.Pattern, ...]:
+    return tuple(regex.compile(p) for p in SEVERITY_LABELS)
+
+
+def _severity_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
+    if any(units.intersection(scan.pattern(t.pattern, t.term)) for t in f.severity_terms):
+        return True
+    text = scan.seg.text
+    for u in units:
+        unit = scan.seg.units[u]
+        block = scan.seg.blocks[unit.block]
+        pieces = [text[s:e] for s, e in block.cells] if block.kind == "row" else [text[unit.start:unit.end]]
+        for piece in pieces:
+            for pat in _label_patterns():
+                m = pat.search(piece.strip(" *"))
+                if m and _level_ok(f, m.group("level")):
+                    return True
+    return False
+
+
+def _remediation_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
+    text = scan.seg.text
+    for t in f.remediation:
+        for u, spans in scan.pattern(t.pattern, t.term).items():
+            if u not in units:
+                continue
+            unit = scan.seg.units[u]
+            if u in scan.dismissal_cues() or negated_before(text, unit.start, spans[0][0]):
+                continue
+            return True
+    return False
+
+
+def _support(scan: _Scan, f: FindingSpec, m: _Matches, blocks: set[int]) -> tuple[bool, bool, bool]:
+    """Severity, remediation and record stated in the credited discussions, their headings, or
+    (severity labels, recommendations) anywhere else in the memo that names the same subject."""
+    seg = scan.seg
+    scope: set[int] = set()
+    for b in blocks:
+        scope |= scan.units_of(_discussion(seg, b, wide=True))
+    naming_blocks = {seg.units[u].block for u in m.subject}
+    elsewhere = scan.units_of(naming_blocks)
+    recommend = scan.units_of(b for b in naming_blocks if seg.blocks[b].section == "recommendations")
+    severity = _severity_in(scan, f, scope) or _severity_in(scan, f, elsewhere - scope)
+    remediation = _remediation_in(scan, f, scope | recommend)
+    record = any(scope.intersection(scan.pattern(t.pattern, t.term)) for t in f.record)
+    return severity, remediation, record
+
+
+def _finding_outcome(judge: _FindingJudge) -> FindingOutcome:
+    scan, f = judge.scan, judge.f
+    if judge.candidates:
+        c = min(judge.candidates, key=lambda c: c.unit)
+        sev, rem, rec = _support(scan, f, judge.m, {x.block for x in judge.candidates})
+        ev = _evidence(scan, c.unit, c.hits, "asserts the problem, names the subject, not dismissed")
+        return FindingOutcome(id=f.id, credited=True, status="credited", credit=ev, severity_window=sev,
+                              remediation_window=rem, record_window=rec)
+    for status in _MISS_ORDER:
+        if status in judge.misses:
+            u, hits, reason, assertion = judge.misses[status]
+            ev = _evidence(scan, u, hits, reason, assertion)
+            return FindingOutcome(id=f.id, status=status, near_miss=ev, example=_example(f))  # type: ignore[arg-type]
+    if judge.m.subject:
+        u = min(judge.m.subject)
+        ev = _evidence(scan, u, _hits("subject", judge.m.subject[u]),
+                       "the subject is named but no problem phrase says what is wrong")
+        return FindingOutcome(id=f.id, status="no-problem", near_miss=ev, example=_example(f))
+    return FindingOutcome(id=f.id, status="never-named", example=_example(f))
+
+
+def _distractor(scan: _Scan, d: DistractorSpec) -> DistractorOutcome:
+    seg, text = scan.seg, scan.seg.text
+    subject = _by_unit(scan, d.subject)
+    problem = _by_unit(scan, d.problem)
+    declined: KernelEvidence | None = None
+    for u, found in sorted(subject.items()):
+        unit = seg.units[u]
+        hits = _hits("distractor", found)
+        st = scan.stance(u, found[0][1][0][0])
+        cue = scan.dismissal_cues().get(u)
+        # a hedged or hypothetical mention still escalates ("issues may arise"): only a denial,
+        # a question, someone else's view, a recital or another matter keeps it neutral
+        if seg.blocks[unit.block].section == "declined" or cue or st.kind not in (None, "hedge", "hypothetical"):
+            why = f"mentioned and declined ({cue!r})" if cue else f"mentioned, not asserted ({st.kind or 'declined section'})"
+            declined = declined or _evidence(scan, u, hits, why, st.kind)
+            continue
+        live = [(p, s) for p, s in problem.get(u, []) if not _phrase_negated(scan, p, u, s)]
+        esc = escalation_cue(text, unit.start, unit.end)
+        if esc and negated_before(text, unit.start, text.index(esc, unit.start)):
+            esc = None
+        if live or esc:
+            why = f"escalated: {live[0][0].phrase!r}" if live else f"escalated: risk language in the same sentence ({esc!r})"
+            return DistractorOutcome(id=d.id, flagged=True, evidence=_evidence(scan, u, hits + _hits("problem", live), why))
+    return DistractorOutcome(id=d.id, declined=declined)
+
+
+def _claim(scan: _Scan, c: ClaimSpec) -> ClaimOutcome:
+    seg, text = scan.seg, scan.seg.text
+    for u, found in sorted(_by_unit(scan, c.phrasings).items()):
+        unit = seg.units[u]
+        for p, spans in found:
+            st = scan.stance(u, min(s for s, _e in spans))
+            if not st.asserts and st.kind != "keyword-list":
+                continue
+            first, last = min(s for s, _e in spans), max(e for _s, e in spans)
+            if _phrase_negated(scan, p, u, spans) or correction_around(text, unit.start, first, last, unit.end):
+                continue
+            return ClaimOutcome(id=c.id, made=True,
+                                evidence=_evidence(scan, u, _hits("claim", [(p, spans)]), "prohibited claim asserted"))
+    return ClaimOutcome(id=c.id)
+
+
+def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] = (), *,
+                 norm: NormalizedText | None = None, timeout: float = MATCH_TIMEOUT_SECONDS) -> TextAnalysis:
+    """Decide every finding, distractor and claim of ``spec`` over ``text`` (``masked``:
+    normalized spans of quoted source text, blanked first)."""
+    seg = segment(text, masked, norm)
+    scan = _Scan(seg, timeout)
+    matches = {f.id: _matches(scan, f) for f in spec.findings}
+    dismissed = _dismissal_targets(scan, spec, matches)
+    judges = {f.id: _FindingJudge(scan, f, matches[f.id], dismissed[f.id]) for f in spec.findings}
+    for j in judges.values():
+        j.run()
+    _assign(judges)
+    findings = [_finding_outcome(judges[f.id]) for f in spec.findings]
+    distractors = [_distractor(scan, d) for d in spec.distractors]
+    claims = [_claim(scan, c) for c in spec.claims]
+    return TextAnalysis(seg, findings, distractors, claims, scan.timeouts)

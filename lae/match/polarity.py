@@ -1,0 +1,278 @@
+"""Assertion: does a unit (sentence or table row) assert what it says, in the memo's own voice?
+
+A ConText-style classifier with legal cues, applied per unit and combined at discussion level
+by the engine. A unit is *not* an assertion when it is a question or hedge, hypothetical,
+another person's or document's view not adopted, a definition, a bare list of terms, about
+another matter, or in a recital/declined section; a phrase inside an assertion is *negated*
+when a negator precedes it within its clause (a few words), unless the phrase itself carries
+the negation (``no recourse``, ``without + license``: the absence is the problem). Dismissal
+cues are found separately: the engine applies them to the whole discussion.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from dataclasses import dataclass
+from typing import Sequence
+
+import regex
+
+from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
+                            DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
+                            HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
+from lae.match.normalize import TOKEN_RE
+
+__all__ = ["Stance", "stance", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds",
+           "dismissal_cues_by_unit", "escalation_cue",
+           "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
+
+NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words (and the same clause);
+# single letters ("c.f.r.", "s.") do not count as words
+_B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
+
+
+_LIST_SPLIT = regex.compile(r",|\s(?:and|or)\s")
+_SENTENCE_END = regex.compile(r"[.!?](?:\s|$)")
+_AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
+_ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
+_DEFINIENS = regex.compile(r"\s*(?:a|an|the|any|each|all|every|one|those|such|either)(?![\p{L}])")
+_DEFINING = regex.compile(r"(?<![\p{L}])(?:as used (?:in|here)|as defined|for (?:the )?purposes of this|in this memo)(?![\p{L}])")
+# a leading phrase before a sentence's subject: "Under entire fairness, the defendants must show ..."
+_LEADING_PHRASE = regex.compile(r"\W*(?:under|in|for|where|when|historically|traditionally|typically|generally)\b[^,;]{0,80}, ")
+# a sentence opening with a general condition: its subordinate clause states no fact of this matter
+_GENERAL_CONDITION = regex.compile(r"\W*(where|whenever|in the event that|in the event|should)\b[^,;]{0,200}[,;]")
+_NOT_END = regex.compile(r"(?:not|never)\s+$")
+_CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
+                           r"provided that)(?![\p{L}])")
+_TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])")
+
+
+def _alt(cues: tuple[str, ...]) -> regex.Pattern:
+    return regex.compile(_B + "(?:" + "|".join(cues) + ")" + _E)
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> dict[str, regex.Pattern]:
+    plain = tuple(regex.escape(c) for c in DISMISSAL_CUES)
+    return {
+        "dismissal": regex.compile(_B + "(?:" + "|".join(DISMISSAL_V2 + plain) + ")" + _E + "|" +
+                                   "|".join(DISMISSAL_PATTERNS)),
+        "negator": _alt(NEGATORS),
+        "pseudo": _alt(PSEUDO_NEGATIONS),
+        "governing": _alt(GOVERNING_NEGATION),
+        "hedge": _alt(HEDGES),
+        "hypothetical": _alt(HYPOTHETICAL),
+        "reported": _alt(REPORTED),
+        "adoption": _alt(ADOPTION),
+        "other_matter": _alt(OTHER_MATTER),
+        "law": _alt(LAW_IN_ABSTRACT),
+        "courts": _alt(COURTS_IN_GENERAL),
+        "definition": _alt(DEFINITION),
+        "escalation": _alt(ESCALATION_V2),
+        "correction": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES)),
+        "correction_after": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES_AFTER)),
+        "we": _alt((r"we", r"our", r"us", r"i", r"this memo", r"in our")),
+        "strong_break": regex.compile(r"[;:]|\u2014| - |, (?:so|and|but|which)\b|" + _B +
+                                      r"(?:but|however|because|since|therefore|so that|although|though|whereas)" + _E),
+        # after what it qualifies, a hedge must share its clause: a conjunction starts another one
+        "after_break": regex.compile(r"[;:]|\u2014| - |" + _B + r"(?:and|so|which|while|but|however|because|since|although)" + _E),
+        "clause_break": regex.compile(r"[;:]| - |\u2014|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
+    }
+
+
+@dataclass(frozen=True)
+class Stance:
+    """Why a unit does not assert (None when it does), with the cue that decided it."""
+
+    kind: str | None  # question | hedge | hypothetical | reported | definition | keyword-list | other-matter
+    cue: str = ""
+
+    @property
+    def asserts(self) -> bool:
+        return self.kind is None
+
+
+def is_keyword_list(text: str) -> bool:
+    """A bare list of terms: five or more comma-separated segments, mostly short, and almost no
+    function words, or eight or more (six or more per sentence), mostly short, with few (terse
+    notes with dashes, semicolons and parentheses are not lists)."""
+    tokens = TOKEN_RE.findall(text)
+    segments = [s for s in _LIST_SPLIT.split(text) if s.strip()]
+    if len(segments) < 5 or len(tokens) < 8:
+        return False
+    short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 5)
+    function = sum(1 for t in tokens if t in FUNCTION_WORDS and t not in ("and", "or"))
+    sentences = max(1, len(_SENTENCE_END.findall(text)))
+    if len(segments) >= 8 and len(segments) >= 6 * sentences and short >= 0.75 * len(segments) \
+            and function <= 0.2 * len(tokens):
+        return True  # a long run of short comma-separated items: an inventory, not an analysis
+    return short >= 0.7 * len(segments) and function <= 0.12 * len(tokens)
+
+
+def _governs(text: str, cue_end: int, pos: int) -> bool:
+    """A cue before ``pos`` governs it unless a clause break ("; ", "but", "because", ", so") lies between."""
+    return cue_end <= pos and not _patterns()["strong_break"].search(text, cue_end, pos)
+
+
+def _reported(text: str, start: int, end: int, pos: int) -> str | None:
+    pats = _patterns()
+    if pats["adoption"].search(text, start, end):
+        return None
+    for m in pats["reported"].finditer(text, start, pos):
+        if not _governs(text, m.end(), pos):
+            continue
+        clause_start = start
+        for b in pats["clause_break"].finditer(text, start, m.start()):
+            clause_start = b.end()
+        before = text[clause_start:m.start()]
+        if pats["we"].search(before) or _AS_LEAD.search(before):
+            continue
+        return m.group(0)
+    return None
+
+
+def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool = False) -> Stance:
+    """Classify the unit ``text[start:end]`` (normalized text) as it bears on what starts at
+    ``pos`` (default: the whole unit): hedges, hypotheticals and reports count when they
+    govern ``pos`` (come before it, with no clause break between)."""
+    pats = _patterns()
+    pos = end if pos is None else pos
+    unit = text[start:end]
+    if unit.rstrip(" *\"')").endswith("?"):
+        return Stance("question", "?")
+    for kind in ("hedge", "hypothetical"):
+        for m in pats[kind].finditer(text, start, end):
+            if _governs(text, m.end(), pos) or m.start() >= pos and not pats["after_break"].search(text, pos, m.start()):
+                return Stance(kind, m.group(0))
+    for m in pats["other_matter"].finditer(text, start, end):
+        if _same_clause(text, m.start(), m.end(), pos):
+            return Stance("other-matter", m.group(0))
+    m = pats["law"].search(text, start, end)
+    if m and (len(TOKEN_RE.findall(text, start, m.start())) <= 3 or _LEADING_PHRASE.fullmatch(text, start, m.start())):
+        return Stance("law-in-abstract", m.group(0))
+    m = _GENERAL_CONDITION.match(text, start, end)
+    if m and pos < m.end():
+        return Stance("hypothetical", m.group(1))  # "Where a director leaves over a disagreement, ..."
+    m = pats["courts"].search(text, start, end)
+    if m:
+        return Stance("law-in-abstract", m.group(0))
+    m = pats["definition"].search(text, start, min(end, start + 70))
+    if m and not _ANAPHOR_END.search(text[start:m.start()]) and (
+            '"' in text[start:m.start()] or _DEFINIENS.match(text, m.end()) or _DEFINING.search(text, m.end(), end)
+            or not m.group(0).startswith(("means", "refers"))):
+        return Stance("definition", m.group(0))  # "X means a ...", '"X" means ...'; not "X means management should"
+    cue = _reported(text, start, end, pos)
+    if cue:
+        return Stance("reported", cue)
+    if is_keyword_list(_cell_at(text, start, end, pos) if row else unit):
+        return Stance("keyword-list", "a bare list of terms")
+    return Stance(None)
+
+
+def _cell_at(text: str, start: int, end: int, pos: int) -> str:
+    """The table cell of the row ``text[start:end]`` that holds ``pos`` (the whole row if none)."""
+    if pos >= end:
+        return text[start:end]
+    left = text.rfind("|", start, pos)
+    right = text.find("|", pos, end)
+    return text[left + 1 if left >= 0 else start:right if right >= 0 else end]
+
+
+def _same_clause(text: str, cue_start: int, cue_end: int, pos: int) -> bool:
+    """Is a cue at ``cue_start:cue_end`` in the same clause as ``pos`` (no strong break between)?"""
+    if cue_end <= pos:
+        return not _patterns()["strong_break"].search(text, cue_end, pos)
+    return not _patterns()["strong_break"].search(text, pos, cue_start)
+
+
+def negated_before(text: str, unit_start: int, pos: int) -> str | None:
+    """The negator that denies what starts at ``pos`` (within its clause, a few words before), or None."""
+    pats = _patterns()
+    lo = unit_start
+    for b in pats["clause_break"].finditer(text, unit_start, pos):
+        lo = b.end()
+    words = [w for w in TOKEN_RE.finditer(text, lo, pos) if len(w.group()) > 1][-NEGATION_SCOPE_WORDS:]
+    if not words:
+        return None
+    scope_start = words[0].start()
+    pseudo = [m.span() for m in pats["pseudo"].finditer(text, max(lo, scope_start - 12), pos)]
+    for m in pats["negator"].finditer(text, scope_start, pos):
+        if not any(s <= m.start() < e for s, e in pseudo):
+            return m.group(0)
+    return None
+
+
+def count_negators(text: str, unit_start: int, first: int, last: int) -> int:
+    """Negators (pseudo-negations excluded) from a few words before ``first`` (same clause) to ``last``."""
+    pats = _patterns()
+    lo = unit_start
+    for b in pats["clause_break"].finditer(text, unit_start, first):
+        lo = b.end()
+    words = [w for w in TOKEN_RE.finditer(text, lo, first) if len(w.group()) > 1][-NEGATION_SCOPE_WORDS:]
+    scope = words[0].start() if words else first
+    pseudo = [m.span() for m in pats["pseudo"].finditer(text, max(lo, scope - 12), last)]
+    return sum(1 for m in pats["negator"].finditer(text, scope, last)
+               if not any(s <= m.start() < e for s, e in pseudo))
+
+
+def governed_by_negation(text: str, unit_start: int, pos: int) -> str | None:
+    """A main-clause negation governing what follows ("nothing suggests that", "we do not say
+    that"): within the clause, or anywhere after it when it opens the sentence (a sentence-initial
+    "It is not the case that ..." denies the whole sentence)."""
+    pats = _patterns()
+    for m in pats["governing"].finditer(text, unit_start, pos):
+        if len(TOKEN_RE.findall(text, unit_start, m.start())) <= 2 or _governs(text, m.end(), pos):
+            return m.group(0)
+    return None
+
+
+def dismissal_cue(text: str, start: int, end: int) -> str | None:
+    """A dismissal the memo makes: not negated ("not immaterial"), not inside a condition ("if the
+    drivers are exempt"), and not turned by a later "but"/"however" in the same sentence."""
+    pats = _patterns()
+    for m in pats["dismissal"].finditer(text, start, end):
+        if not dismissal_holds(text, start, m.start(), m.end(), end):
+            continue
+        return m.group(0)
+    return None
+
+
+def dismissal_cues_by_unit(text: str, units: Sequence[tuple[int, int]]) -> dict[int, str]:
+    """:func:`dismissal_cue` for every unit at once (one scan of the text): unit index -> cue."""
+    starts = [s for s, _e in units]
+    out: dict[int, str] = {}
+    for m in _patterns()["dismissal"].finditer(text):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i < 0 or i in out or m.end() > units[i][1]:
+            continue
+        if dismissal_holds(text, units[i][0], m.start(), m.end(), units[i][1]):
+            out[i] = m.group(0)
+    return out
+
+
+def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: int) -> bool:
+    """Does a dismissal found at ``cue_start:cue_end`` of the unit ``start:end`` stand?"""
+    pats = _patterns()
+    if _NOT_END.search(text[max(start, cue_start - 8):cue_start]):
+        return False
+    clause = start
+    for b in pats["clause_break"].finditer(text, start, cue_start):
+        clause = b.end()
+    if _CONDITION.search(text[clause:cue_start]):
+        return False  # a condition or a purpose ("... so that it does not raise ..."), not a conclusion
+    if text[start:cue_start].count('"') % 2 == 1:
+        return False  # inside a quotation: someone else's words
+    return not _TURN.search(text[cue_end:end])
+
+
+def escalation_cue(text: str, start: int, end: int) -> str | None:
+    m = _patterns()["escalation"].search(text, start, end)
+    return m.group(0) if m else None
+
+
+def correction_around(text: str, start: int, pos: int, pos_end: int, end: int) -> str | None:
+    """A correction before the claim in its sentence, or a trailing one after it."""
+    pats = _patterns()
+    m = pats["correction"].search(text, start, pos) or pats["correction_after"].search(text, pos_end, end)
+    return m.group(0) if m else None

@@ -1,0 +1,266 @@
+"""Structure: normalized text -> blocks (headings, paragraphs, list items, table rows), the
+sections they sit in, and the sentences (or rows) that phrases are matched in.
+
+Deliverables arrive as Markdown-like text: ``#`` headings, ``-``/``1.`` list items and
+``| a | b |`` table rows (the .docx reader writes Word headings, list paragraphs and tables
+that way, so .docx, .md and .txt memos are read alike). A *unit* is what a phrase must fit
+in: a sentence of a heading, paragraph or list item, or a whole table row (read with its
+column headers). A block's *discussion* is itself, its heading chain, the lead-in line of
+its list or table and, when its section is short, the rest of that section.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+import regex
+
+from lae.match.normalize import NormalizedText, normalize
+
+__all__ = ["Block", "Unit", "Segmented", "segment", "blank_spans", "SMALL_SECTION_BLOCKS"]
+
+BlockKind = Literal["heading", "paragraph", "item", "row"]
+SectionKind = Literal["analysis", "recital", "declined", "recommendations"]
+
+SMALL_SECTION_BLOCKS = 4  # a section this short is one discussion
+
+_HEADING_MD = regex.compile(r"#{1,6}(?= )")
+_BOLD_LINE = regex.compile(r"\*\*[^*\n]{1,120}\*\*:?")
+_ITEM = regex.compile(r"(?:[-*+\u2022\u25aa\u25e6\u00b7]|\d{1,2}[.)]|\(?[a-h]\)|\(?(?:i|ii|iii|iv|v|vi|vii|viii)\))(?= )")
+_NUMBERED_TITLE = regex.compile(r"(?:\d{1,2}(?:\.\d{1,2})*\.?|[ivxIVX]{1,4}\.|[A-H]\.) \S")
+_ROW = regex.compile(r"\|.*\|")
+_TITLE_END = regex.compile(r"[.!?:;,]\**$")
+_SHORT_END = regex.compile(r"[.!?;,)\]]\**$")
+_RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|event)s?")
+_ROW_RULE = regex.compile(r"\|[\s:|-]*\|")
+_RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|timeline|time line|background|facts|"
+                         r"factual|key dates|documents? reviewed|record reviewed|parties|sources|materials reviewed|"
+                         r"scope and method|methodology|abbreviations|terms used)\b")
+_DECLINED = regex.compile(r"\b(?:not issues?|non-issues?|no issues?|not (?:escalated|raised|flagged)|no action|"
+                          r"not of concern|no concern|out of scope|dismissed|declined|noise|"
+                          r"(?:items|matters|points) (?:we|that we) (?:do|did) not)\b")
+_RECOMMEND = regex.compile(r"\b(?:recommendations?|recommended actions?|next steps|action items?|actions|"
+                           r"remediation|remedial steps|what to do|proposed steps)\b")
+_ABBREV = frozenset(("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "llc", "u.s", "e.g", "i.e", "v", "vs",
+                     "mr", "mrs", "ms", "dr", "st", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+                     "oct", "nov", "dec", "art", "para", "cf", "al", "approx", "est", "fig", "p", "pp", "ch", "cl",
+                     "id", "reg", "regs", "stat", "u.s.c", "c.f.r", "del", "ann", "ct", "n.d", "s.d", "e.d", "w.d",
+                     "cal", "tex", "sdn", "bhd", "pte", "rev", "plc", "dept", "govt", "jr", "sr", "bros", "ex",
+                     "exh", "sch", "pty", "gmbh", "prop", "lab", "prof", "bus", "civ", "proc", "crim", "n.j.s.a",
+                     "n.y", "n.j", "fla", "ill", "mass", "cir", "app", "supp", "fed", "admin", "gen", "rul",
+                     "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap"))
+_NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para", "ch", "cl", "ex", "exh", "sch",
+                            "fig", "s", "ss", "r", "rr", "reg", "regs"))
+_NUMBER_NEXT = regex.compile(r"[\d(§]")
+_END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
+_WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
+
+
+@dataclass(frozen=True)
+class Block:
+    index: int
+    kind: BlockKind
+    start: int  # content offsets in the normalized text (markup prefix excluded)
+    end: int
+    level: int = 0  # heading level (1-6); 0 otherwise
+    headings: tuple[int, ...] = ()  # enclosing heading blocks, outermost first
+    section: SectionKind = "analysis"
+    lead_in: int | None = None  # the paragraph ending in ':' that introduces this list or table
+    header: int | None = None  # for a row: the table's header row block
+    cells: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence (of a heading, paragraph or list item) or a table row."""
+
+    index: int
+    block: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Segmented:
+    norm: NormalizedText
+    text: str  # normalized text with masked characters blanked
+    blocks: tuple[Block, ...]
+    units: tuple[Unit, ...]
+    unit_starts: tuple[int, ...] = field(default=())
+    sections: dict[tuple[int, ...], list[int]] = field(default_factory=dict)  # heading chain -> its non-heading blocks
+
+    def unit_at(self, pos: int) -> int | None:
+        """Index of the unit containing normalized offset ``pos``."""
+        i = bisect.bisect_right(self.unit_starts, pos) - 1
+        if i >= 0 and pos < self.units[i].end:
+            return i
+        return None
+
+    def section_blocks(self, block: int) -> list[int]:
+        """Blocks under the same innermost heading as ``block`` (the heading itself excluded)."""
+        return self.sections.get(self.blocks[block].headings, [])
+
+
+def blank_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """Replace characters in ``spans`` by spaces (line breaks kept)."""
+    if not spans:
+        return text
+    chars = list(text)
+    for s, e in spans:
+        for i in range(max(0, s), min(len(chars), e)):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _line_kind(text: str, start: int, end: int) -> tuple[BlockKind, int, int]:
+    """(kind, content start, heading level) of one line."""
+    line = text[start:end]
+    m = _HEADING_MD.match(line)
+    if m:
+        return "heading", start + m.end() + 1, m.end()
+    if _ROW.fullmatch(line.strip()):
+        return "row", start, 0
+    if _BOLD_LINE.fullmatch(line.strip()):
+        return "heading", start, 4
+    words = len(line.split())
+    if words <= 12 and not _TITLE_END.search(line.rstrip()) and _NUMBERED_TITLE.match(line):
+        return "heading", start, 3
+    m = _ITEM.match(line)
+    if m:
+        return "item", start + m.end() + 1, 0
+    if words <= 6 and ":" not in line and not _SHORT_END.search(line.rstrip()):
+        return "heading", start, 3  # a short title line of a plain-text memo
+    return "paragraph", start, 0
+
+
+def _section_kind(title: str) -> SectionKind:
+    if _DECLINED.search(title):
+        return "declined"
+    if _RECITAL.search(title):
+        return "recital"
+    if _RECOMMEND.search(title):
+        return "recommendations"
+    return "analysis"
+
+
+def _cells(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    out = []
+    pos = text.index("|", start) + 1
+    while pos < end:
+        nxt = text.find("|", pos, end)
+        if nxt < 0:
+            break
+        s, e = pos, nxt
+        while s < e and text[s] == " ":
+            s += 1
+        while e > s and text[e - 1] == " ":
+            e -= 1
+        out.append((s, e))
+        pos = nxt + 1
+    return tuple(out)
+
+
+class _Builder:
+    """Walks the lines once, tracking the heading stack, list lead-ins and table headers."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.blocks: list[Block] = []
+        self.stack: list[tuple[int, int, SectionKind]] = []  # (level, block index, section kind)
+        self.lead_in: int | None = None
+        self.header: int | None = None
+        self.prev_kind: str = "blank"
+
+    def section(self) -> SectionKind:
+        for _level, _idx, kind in reversed(self.stack):
+            if kind != "analysis":
+                return kind
+        return "analysis"
+
+    def add(self, start: int, end: int) -> None:
+        text = self.text
+        if not text[start:end].strip():
+            self.prev_kind = "blank"
+            return
+        kind, cstart, level = _line_kind(text, start, end)
+        if kind == "row" and _ROW_RULE.fullmatch(text[start:end].strip()):
+            return
+        idx = len(self.blocks)
+        if kind == "heading":
+            while self.stack and self.stack[-1][0] >= level:
+                self.stack.pop()
+            heads = tuple(i for _l, i, _k in self.stack)
+            title = text[cstart:end]
+            self.stack.append((level, idx, _section_kind(title)))
+            self.blocks.append(Block(idx, kind, cstart, end, level, heads, self.section()))
+            self.lead_in = self.header = None
+        elif kind == "row":
+            if self.prev_kind != "row":
+                self.header = None
+            header = self.header
+            self.blocks.append(Block(idx, kind, cstart, end, 0, self._heads(), self._row_section(header),
+                                     self.lead_in, header, _cells(text, start, end)))
+            if header is None:
+                self.header = idx
+        else:
+            if kind == "paragraph":
+                self.lead_in = idx if text[start:end].rstrip("* ").endswith(":") else None
+            lead = self.lead_in if kind == "item" else None
+            self.blocks.append(Block(idx, kind, cstart, end, 0, self._heads(), self.section(), lead))
+        self.prev_kind = kind
+
+    def _heads(self) -> tuple[int, ...]:
+        return tuple(i for _l, i, _k in self.stack)
+
+    def _row_section(self, header: int | None) -> SectionKind:
+        base = self.section()
+        if header is not None and base == "analysis":
+            first = self.blocks[header].cells[:1]
+            if first and _RECITAL_HEADER.fullmatch(
+                                         self.text[first[0][0]:first[0][1]].strip("* ")):
+                return "recital"
+        return base
+
+
+def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit]) -> None:
+    pos = start
+    for m in _END_RE.finditer(text, start, end):
+        if m.group(0).startswith("."):
+            before = _WORD_BEFORE_RE.search(text, pos, m.start())
+            word = before.group(1).strip(".") if before else ""
+            if before and (word in _ABBREV or len(word) == 1):
+                # "No. 3", "s. 151", "p. 4": these abbreviate only before a number
+                if word not in _NUMBER_ABBREV or _NUMBER_NEXT.match(text, m.end() + 1):
+                    continue
+        stop = m.end()
+        if text[pos:stop].strip():
+            out.append(Unit(len(out), block, pos, stop))
+        pos = stop + 1
+    if pos < end and text[pos:end].strip():
+        out.append(Unit(len(out), block, pos, end))
+
+
+def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedText | None = None) -> Segmented:
+    """Normalize, blank masked spans (normalized offsets), find blocks and units."""
+    norm = norm or normalize(text)
+    blanked = blank_spans(norm.text, masked)
+    builder = _Builder(blanked)
+    pos = 0
+    for line in blanked.split("\n"):
+        builder.add(pos, pos + len(line))
+        pos += len(line) + 1
+    units: list[Unit] = []
+    for b in builder.blocks:
+        if b.kind == "row":
+            units.append(Unit(len(units), b.index, b.start, b.end))
+        else:
+            _split_sentences(blanked, b.index, b.start, b.end, units)
+    blocks = tuple(builder.blocks)
+    sections: dict[tuple[int, ...], list[int]] = {}
+    for b in blocks:
+        if b.kind != "heading":
+            sections.setdefault(b.headings, []).append(b.index)
+    return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units), sections)

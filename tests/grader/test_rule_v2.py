@@ -1,0 +1,143 @@
+"""The grader-v2 credit rule, class by class, on the fixture matter (our own sentences).
+
+Each case is scored by the real kernel over anchors compiled from the fixture key
+(renewal deadline F1, broad-form indemnity F2, parking addendum D1, assignment consent D2,
+claim M1 "the renewal deadline is in the autumn").
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lae.compiler.compile import compile_pocket
+from lae.compiler.redteam import comma_list
+from lae.compiler.load import load_key
+from lae.grader.anchors import load_anchors
+from lae.match.engine import analyze_text
+from lae.project import Project
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "tree"
+
+
+@pytest.fixture(scope="module")
+def spec(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tree") / "tree"
+    shutil.copytree(FIXTURE, root)
+    project = Project.at(root)
+    compile_pocket(project, "fixture")
+    return load_anchors(project.anchors_path("fixture", "harbor-lease-001")).match_spec(), project
+
+
+def credited(spec, text: str) -> set[str]:
+    return {f.id for f in analyze_text(spec[0], text).findings if f.credited}
+
+
+RAISED = [
+    "The renewal notice must go out by June 30, 2025; if that deadline lapses the client will lose the premises.",
+    "## Renewal option\n\nOperations thinks the window is in the autumn. It is not: the deadline is only weeks away.",
+    "| Issue | Problem | Risk |\n|---|---|---|\n| Renewal option (s. 9.1) | deadline 6/30 about to lapse | Critical |",
+    "- Section 11.3 is a broad-form indemnity: the tenant would indemnify the landlord even for its own negligence.",
+]
+
+NOT_RAISED = [
+    # dismissal in the next sentence of the same paragraph
+    "The renewal notice deadline is only weeks away. We do not consider this a concern, because operations has it in hand.",
+    # dismissal at the end of a short section
+    "## Renewal option\n\nThe renewal notice deadline falls on June 30, 2025.\n\nNothing further is required on this point.",
+    # a chronology row and a glossary line
+    "## Chronology\n\n| Date | Event |\n|---|---|\n| June 30, 2025 | renewal option deadline lapses unless notice is served |",
+    "## Glossary\n\n- Renewal option: the right in Section 9.1, whose deadline could lapse.",
+    # someone else's view, not adopted
+    "Operations says the renewal notice deadline will not lapse before the autumn.",
+    "Counsel for the landlord takes the view that Section 11.3 is a broad-form indemnity.",
+    # an open question and a hedge into a possibility
+    "Could the renewal option deadline lapse before the client acts?",
+    "It is unclear whether the renewal notice deadline could lapse.",
+    # another matter
+    "For comparison, in another matter a renewal option deadline was missed and the tenant lost the premises.",
+    # negation that denies the problem
+    "Section 11.3 is not a broad-form indemnity.",
+    # a heading alone
+    "## Renewal notice deadline about to lapse\n\n## Indemnity",
+]
+
+
+@pytest.mark.parametrize("text", RAISED)
+def test_raised_in_other_forms_credits(spec, text):
+    assert credited(spec, text), text
+
+
+@pytest.mark.parametrize("text", NOT_RAISED)
+def test_not_raised_does_not_credit(spec, text):
+    assert not credited(spec, text), text
+
+
+def test_comma_list_of_every_term_credits_nothing(spec):
+    key = load_key(spec[1].keys_dir("fixture") / "harbor-lease-001.yaml")
+    assert credited(spec, comma_list(key)) == set()
+
+
+def test_absence_as_the_problem_is_an_assertion(spec):
+    # "own negligence" carries no negator; "not" elsewhere in the clause must not flip a different finding.
+    assert "F2" in credited(spec, "Section 11.3 reaches the landlord's own negligence and covers it in full.")
+
+
+def test_each_discussion_goes_to_its_best_finding(spec):
+    text = "The renewal option deadline under Section 9.1 lapses on June 30, 2025 and the client would lose the premises."
+    assert credited(spec, text) == {"F1"}
+
+
+def test_miss_carries_status_reason_and_example(spec):
+    out = analyze_text(spec[0], "Operations says the renewal notice deadline will lapse.").finding("F1")
+    assert not out.credited and out.status == "not-asserted"
+    assert "reported" in out.near_miss.reason and out.example and "renewal option" in out.example
+
+
+def test_distractor_escalation_needs_risk_language_in_its_own_sentence(spec):
+    def flagged(text: str) -> bool:
+        return analyze_text(spec[0], text).distractors[0].flagged
+    assert not flagged("The parking addendum was replaced by the garage license. This issue needs care.")
+    assert flagged("The parking addendum is a serious risk for the client.")
+    assert not flagged("The parking addendum is not a risk: it was superseded.")
+
+
+def test_claim_denied_is_not_made(spec):
+    def made(text: str) -> bool:
+        return analyze_text(spec[0], text).claims[0].made
+    assert made("Operations is right that the renewal deadline is in the autumn.")
+    assert not made("Nothing in the file suggests that the renewal deadline is in the autumn.")
+    assert not made("We do not say that the renewal deadline is in the autumn.")
+
+
+def test_severity_label_and_remote_recommendation_count(spec):
+    text = ("## Renewal option (Severity: High)\n\nThe renewal deadline is only weeks away and could lapse.\n\n"
+            "## Recommendations\n\n- Renewal option: send the renewal notice this week.")
+    out = analyze_text(spec[0], text).finding("F1")
+    assert out.credited and out.severity_window and out.remediation_window
+
+
+def test_negated_remedy_is_not_remediation(spec):
+    text = "The renewal deadline is only weeks away and could lapse. We see no reason to send the renewal notice."
+    out = analyze_text(spec[0], text).finding("F1")
+    assert not out.remediation_window
+
+
+def test_a_negator_part_binds_the_word_after_it(spec):
+    # "not + ..." style phrases: the negator must stand right before its content part, not anywhere
+    from lae.match.engine import _Scan
+    from lae.match.segment import segment
+    from lae.match.spec import CompiledPhrase
+    from lae.match.terms import term_regex
+    phrase = CompiledPhrase(phrase="not + reasonable", parts=[term_regex("not"), term_regex("reasonable")])
+    near = _Scan(segment("The restrictions are not reasonable."), 1.0)
+    far = _Scan(segment("Not every clause is bad, and the restrictions are reasonable."), 1.0)
+    assert near.phrase(phrase) and not far.phrase(phrase)
+
+
+def test_a_paragraph_borrows_the_subject_before_it_only_when_it_refers_back(spec):
+    before = "## Notes\n\nA.\n\nB.\n\nC.\n\nThe renewal option sits in Section 9.1.\n\n"  # over four paragraphs: not one discussion
+    assert credited(spec, before + "That deadline is only weeks away and could lapse.") == {"F1"}
+    assert credited(spec, before + "Deadlines in leases can lapse when a tenant is slow.") == set()

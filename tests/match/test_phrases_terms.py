@@ -1,0 +1,81 @@
+"""Phrase syntax, citation forms, generic-phrase refusal, and the literal prefilter's guarantee."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lae.match.normalize import normalize
+from lae.match.phrases import citation_forms, is_generic_phrase, phrase_problem, split_phrase
+from lae.match.terms import compiled_pattern, required_literal, term_regex
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_phrase_syntax():
+    assert split_phrase("cannot + enforce") == ["cannot", "enforce"]
+    assert split_phrase("C++ compiler") == ["C++ compiler"]
+    assert phrase_problem("a | b") and phrase_problem("void + ") and phrase_problem("a + b + c + d + e + f + g")
+    assert phrase_problem("48 + hours + sign") is None
+
+
+@pytest.mark.parametrize("phrase,generic", [
+    ("risk", True), ("significant legal exposure", True), ("compliance + issue", True),
+    ("void", False), ("unenforceable", False), ("private right of action", False), ("no + recourse", False),
+])
+def test_generic_phrases(phrase, generic):
+    assert is_generic_phrase(phrase) is generic
+
+
+@pytest.mark.parametrize("citation,text", [
+    ("Cal. Bus. & Prof. Code § 16600.5", "Under B&P 16600.5 the clause is void."),
+    ("Cal. Bus. & Prof. Code § 16600.5", "Section 16600.5 makes it void."),
+    ("29 U.S.C. § 2102", "WARN § 2102 requires 60 days."),
+    ("15 C.F.R. § 734.13", "see 15 CFR 734.13(b)"),
+    ("15 C.F.R. § 734.13", "EAR 734.13 covers the release"),
+])
+def test_citation_forms_match_common_shorthand(citation, text):
+    body = normalize(text).text
+    assert any(compiled_pattern(term_regex(f)).search(body) for f in citation_forms(citation))
+
+
+def test_a_year_is_not_a_bare_section_number():
+    assert "2024" not in citation_forms("Cal. Lab. Code § 2024")
+    assert "16600.5" in citation_forms("Cal. Bus. & Prof. Code § 16600.5")
+
+
+VARIANTS = ("{t}", "{t}s", "{t}es", "{t}ed", "{t}ing", "{t}'s", "The {t} applies", "non-{t}", "{T}")
+
+
+def _key_terms() -> list[str]:
+    terms: set[str] = set()
+    for path in (ROOT / "keys_private").glob("*/*.yaml"):
+        if path.name == "pocket.yaml":
+            continue
+        key = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for f in key.get("findings", []):
+            for field in ("subject", "problem", "dismissals"):
+                for phrase in f.get(field, []) or []:
+                    terms.update(split_phrase(phrase))
+            terms.update((f.get("remediation") or {}).get("terms", []))
+            terms.update(r["term"] for r in f.get("record", []))
+    return sorted(terms)
+
+
+def test_required_literal_is_in_every_match():
+    """The prefilter may skip a pattern only when no match is possible: over every term of the
+    bundled keys and inflected/hyphenated/cased variants of it, a match always holds the literal."""
+    checked = 0
+    for term in _key_terms():
+        literal = required_literal(term)
+        if literal is None:
+            continue
+        pattern = compiled_pattern(term_regex(term))
+        for v in VARIANTS:
+            text = normalize(v.format(t=term, T=term.upper())).text
+            for m in pattern.finditer(text):
+                checked += 1
+                assert literal in m.group(0), (term, v, literal, m.group(0))
+    assert checked > 500

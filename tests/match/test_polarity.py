@@ -1,0 +1,104 @@
+"""Assertion classes of the kernel, one general rule per test, on our own sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from lae.match.normalize import normalize
+from lae.match.polarity import (count_negators, dismissal_cue, governed_by_negation, is_keyword_list,
+                                negated_before, stance)
+
+
+def _stance(sentence: str, at: str | None = None, row: bool = False):
+    text = normalize(sentence).text
+    pos = text.index(at.lower()) if at else None
+    return stance(text, 0, len(text), pos, row=row)
+
+
+@pytest.mark.parametrize("sentence,at,kind", [
+    ("Is the covenant void under state law?", "void", "question"),
+    ("It is unclear whether the covenant is void.", "void", "hedge"),
+    ("The client may wish to consider whether the covenant is void.", "void", "hedge"),
+    ("A filing may be required in certain circumstances.", "filing", "hedge"),
+    ("If the board were to approve the sale, the covenant would be void.", "void", "hypothetical"),
+    ("HR says the covenant is void.", "void", "reported"),
+    ("Counsel's view is that the covenant is void.", "void", "reported"),
+    ("The agreement provides that the covenant is void on a sale.", "void", "reported"),
+    ("For comparison, in another matter the covenant was held void.", "void", "other-matter"),
+    ("Covenants of this kind are generally void.", "void", "other-matter"),
+    ("The Labor Code requires employers to reimburse mileage.", "reimburse", "law-in-abstract"),
+    ("Garden leave means a paid notice period that is void of duties.", "void", "definition"),
+    ("Under entire fairness, the defendants must show a fair price.", "fair price", "law-in-abstract"),
+    ("In the MFW decision, the Delaware Supreme Court held that the vote cleanses the deal.", "cleanses", "law-in-abstract"),
+    ("Where a director resigns over a disagreement, the company must file an 8-K.", "disagreement", "hypothetical"),
+    ("Prudent boards will continue to follow MFW-style practices.", "mfw", "law-in-abstract"),
+])
+def test_not_asserted(sentence, at, kind):
+    assert _stance(sentence, at).kind == kind
+
+
+@pytest.mark.parametrize("sentence,at", [
+    ("The covenant is void, whether or not the employee signs.", "void"),
+    ("We think the covenant is void, as HR says.", "void"),
+    ("As the auditors note, the shipment needed a license.", "license"),
+    ("This means the covenant is void.", "void"),
+    ("The covenant is void; it is unclear whether the client knew.", "void"),
+    ("The covenant is void and the client should consider whether to renegotiate.", "void"),
+    ("The agreement provides a 24-month term; that term makes the covenant void.", "void"),
+    ("Under the Labor Code, the company must reimburse mileage it has withheld.", "reimburse"),
+    ("The March 4 email shows the parent is in Shenzhen, so the shipment needed a license.", "license"),
+    ("The leak of the committee's position means management should be walled off.", "leak"),
+    ("Where the director resigned, the company filed no 8-K, so the filing is late.", "late"),
+])
+def test_asserted(sentence, at):
+    assert _stance(sentence, at).asserts
+
+
+def test_keyword_list_paragraph_and_terse_note():
+    attack = "Harbor lease, renewal option, deadline, lapse, Section 9.1, June 30, indemnity, negligence, broad-form."
+    note = "Renewal option (s. 9.1) - deadline 6/30 about to lapse; ops think autumn; send notice now. Critical."
+    prose = ("The plan contemplates federation on day one, access for the Shanghai team on day thirty, "
+             "replication on day sixty, an expansion in Abu Dhabi and a pilot in 2026, and it does so without a license.")
+    assert is_keyword_list(normalize(attack).text)
+    assert not is_keyword_list(normalize(note).text)
+    assert not is_keyword_list(normalize(prose).text)
+    assert _stance("| Renewal option | deadline about to lapse, notice, calendar, ops | High |", "lapse", row=True).asserts
+
+
+def _neg(sentence: str, at: str) -> str | None:
+    text = normalize(sentence).text
+    return negated_before(text, 0, text.index(at))
+
+
+def test_negation_scope_pseudo_negations_and_clauses():
+    assert _neg("The covenant is not void.", "void")
+    assert _neg("Chen Yuhang does not involve 15 C.F.R. § 734.13.", "734.13")  # single letters are not words
+    assert not _neg("The covenant is not only void but also penalised.", "void")
+    assert not _neg("The covenant is no longer enforceable and is void.", "void")
+    assert not _neg("No license was sought; the export was unlawful.", "unlawful")
+    assert not _neg("Nothing was filed, but the covenant is void.", "void")
+
+
+def test_governing_negation_and_double_negation():
+    text = normalize("It is not the case that the covenant is void, so the client must act.").text
+    assert governed_by_negation(text, 0, text.index("must"))  # sentence-initial: the whole sentence
+    text = normalize("Nothing in the file suggests that the covenant is void.").text
+    assert governed_by_negation(text, 0, text.index("void"))
+    text = normalize("The duty does not involve a primary duty that is not management.").text
+    assert count_negators(text, 0, text.index("primary"), len(text)) == 2
+
+
+@pytest.mark.parametrize("sentence,dismisses", [
+    ("We do not consider this a concern.", True),
+    ("We agree with management that no action is needed.", True),
+    ("The servers are not a deal issue.", True),
+    ("The underpayment has been corrected.", True),
+    ("If the drivers are exempt from the FAA, the clause should be revised.", False),
+    ("Restrict access so that it does not raise a discrimination issue.", False),
+    ('The log calls it "not an issue", but the dinner was a negotiation.', False),
+    ("This is not an issue for HR, but it is for the board.", False),
+    ("The clause is not immaterial.", False),
+])
+def test_dismissal_cues(sentence, dismisses):
+    text = normalize(sentence).text
+    assert bool(dismissal_cue(text, 0, len(text))) is dismisses

@@ -1,0 +1,63 @@
+"""Structure: headings, list items, table rows with their header, recital and declined sections."""
+
+from __future__ import annotations
+
+from lae.match.segment import segment
+
+MEMO = """# Lease memo
+
+## 1. Background
+
+The lease started in 2021.
+
+## 2. Issues
+
+**Renewal option**
+
+The deadline is close. It could lapse.
+
+The following steps are needed:
+
+- send the notice
+- calendar the date
+
+| Issue | Risk |
+|---|---|
+| Renewal option | High |
+
+## Points not escalated
+
+The parking addendum.
+
+3. Indemnity
+"""
+
+
+def test_blocks_sections_and_units():
+    seg = segment(MEMO)
+    kinds = [(b.kind, seg.text[b.start:b.end]) for b in seg.blocks]
+    assert kinds[0] == ("heading", "lease memo")
+    assert ("heading", "**renewal option**") in kinds
+    assert ("heading", "3. indemnity") in kinds
+    by_text = {seg.text[b.start:b.end]: b for b in seg.blocks}
+    assert by_text["the lease started in 2021."].section == "recital"
+    assert by_text["the parking addendum."].section == "declined"
+    item = by_text["send the notice"]
+    assert item.kind == "item" and seg.text[seg.blocks[item.lead_in].start:seg.blocks[item.lead_in].end].endswith(":")
+    row = by_text["| renewal option | high |"]
+    assert row.kind == "row" and seg.blocks[row.header].cells and len(row.cells) == 2
+    assert "| issue | risk |" in by_text and "|---|---|" not in by_text
+    para = by_text["the deadline is close. it could lapse."]
+    assert [seg.text[u.start:u.end] for u in seg.units if u.block == para.index] == ["the deadline is close.", "it could lapse."]
+    assert seg.blocks[para.headings[-1]].level == 4
+
+
+def test_abbreviations_do_not_end_sentences():
+    seg = segment("Under 29 U.S.C. § 2102 and s. 151 of Acme Inc. the notice is late. It must go out.")
+    assert len(seg.units) == 2
+
+
+def test_no_ends_a_sentence_unless_a_number_follows():
+    seg = segment("The committee cannot say no. We disagree. See No. 3 and s. 151 of the Act.")
+    assert [seg.text[u.start:u.end] for u in seg.units] == [
+        "the committee cannot say no.", "we disagree.", "see no. 3 and s. 151 of the act."]
