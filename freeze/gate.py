@@ -116,7 +116,7 @@ def open_pocket(project: Project, pocket: str, *, allow_unfrozen: bool) -> Opene
     if report.ok and report.fidelity is not None and not report.fidelity.met:
         # frozen with --allow-low-fidelity: the bytes verify, but no score made with them is reportable
         release = Release(pocket=pocket, reportable=False, freeze_root=report.root,
-                          reason=f"the release's fidelity is below its thresholds: {report.fidelity.summary()}")
+                          reason=f"fidelity below its thresholds: {report.fidelity.summary()}")
     elif report.ok:
         release = Release(pocket=pocket, reportable=True, freeze_root=report.root)
     else:

@@ -69,9 +69,13 @@ def _run(project, memos_root: Path, stage: Path, *, allow_unfrozen: bool, echo: 
         try:
             # The one door: the gate verifies and keeps the bytes every score below uses.
             opened = open_pocket(project, pocket, allow_unfrozen=allow_unfrozen)
-            verified = opened.release.reportable
-            verify_msg = (f"verified, freeze root {opened.release.freeze_root}" if verified
-                          else str(opened.release.reason))
+            release = opened.release
+            # Verified means the bytes matched the stamp (freeze_root set); a verified release
+            # can still be unreportable (fidelity below its thresholds), which every row says.
+            verified = release.freeze_root is not None
+            verify_msg = (f"verified, freeze root {release.freeze_root}" if verified else str(release.reason))
+            if verified and not release.reportable:
+                verify_msg += f"; not reportable: {release.reason}"
         except LaeError as exc:
             verified, verify_msg = False, str(exc.args[0])
         if not verified:
