@@ -29,15 +29,21 @@ from lae.match.normalize import TOKEN_RE
 from lae.match.polarity import dismissal_cue
 from lae.match.segment import Segmented
 
-__all__ = ["Candidate", "FEATURE_NAMES", "features", "score", "explain"]
+__all__ = ["Candidate", "FEATURE_NAMES", "features", "applies", "probability", "score", "explain"]
 
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
 # Cue families (normalized, case-folded text). Generic legal English, written by the project.
 _CUES: dict[str, tuple[str, ...]] = {
-    "hedge": (r"could", r"may", r"might", r"potentially", r"possibly", r"perhaps", r"consider\S*", r"warrant\S*",
-              r"merit\S*", r"depend\S*", r"implicat\S*", r"relevant", r"(?:should|must|to) be (?:reviewed|evaluated|"
-              r"assessed|considered|examined|confirmed|checked|monitored|analy[sz]ed)", r"raises? questions?",
+    "hedge": (r"potentially", r"possibly", r"perhaps", r"conceivably",
+              r"(?:could|may|might|would) (?:also |potentially |possibly |all |each |significantly |further )?"
+              r"(?:create|raise|give rise|result in|lead to|expose|affect|impact|implicate|present|pose|trigger|apply|"
+              r"warrant|merit|need to be|have implications|be (?:relevant|implicated|required|needed|necessary|"
+              r"applicable|an issue|a concern|worth|subject to|at issue|problematic|significant|material))",
+              r"(?:should|may|might|could|to) (?:also |further |carefully )?(?:consider|evaluate|assess|review)",
+              r"warrants? (?:review|consideration|attention|further)", r"depend(?:s|ing)? (?:on|upon)",
+              r"(?:should|must|to) (?:also |further |carefully )?be (?:reviewed|evaluated|assessed|considered|examined|"
+              r"confirmed|checked|monitored|analy[sz]ed)", r"raises? (?:\S+ )?questions?",
               r"questions? (?:regarding|about|as to)", r"uncertain\S*", r"unclear", r"whether"),
     "generic": (r"exposure", r"risks?", r"issues?", r"considerations?", r"implications?", r"concerns?",
                 r"challenges?", r"scrutiny", r"questions?", r"matters?", r"areas?"),
@@ -59,8 +65,8 @@ _CUES: dict[str, tuple[str, ...]] = {
     "remedy": (r"recommend\S*", r"should (?!be (?:reviewed|evaluated|assessed|considered))\S+", r"must (?!be "
                r"(?:reviewed|evaluated|assessed|considered))\S+", r"remed\S*", r"cure\S*", r"amend\S*",
                r"renegotiat\S*", r"terminat\S*", r"file\S*", r"obtain\S*", r"notify\S*", r"disclos\S*"),
-    "recital": (r"provides?", r"provided", r"states?", r"dated", r"signed", r"executed", r"scheduled", r"includes?",
-                r"including", r"began", r"effective", r"reports?", r"shows?", r"lists?", r"records?", r"refers?"),
+    "recital": (r"provides? (?:that|for)", r"states? that", r"dated", r"signed", r"executed", r"scheduled", r"began",
+                r"effective", r"shows?", r"lists?", r"refers? to", r"was (?:added|approved|adopted|filed|sent|issued)"),
 }
 _FACT = regex.compile(_B + r"(?:\$?\d[\d,.%]*|§|(?:january|february|march|april|may|june|july|august|september|"
                       r"october|november|december)|sections?|clauses?|exhibit|schedule|part|rule|item)" + _E)
@@ -69,10 +75,10 @@ _ENUMERATION = regex.compile(r",")
 
 FEATURE_NAMES: tuple[str, ...] = (
     "u_hedge", "u_generic", "u_evaluative", "u_stance", "u_reasoning", "u_recital", "u_fact_density",
-    "u_subject_and_problem", "u_citation_only", "u_enumeration", "u_length",
+    "u_subject_and_problem", "u_citation_only", "u_enumeration",
     "d_hedge", "d_generic", "d_evaluative", "d_stance", "d_reasoning", "d_remedy", "d_fact_density",
-    "d_question", "d_dismissal", "d_severity_label", "d_length", "d_hedge_over_evaluative",
-    "form_row", "form_item", "form_heading", "crowd", "candidates",
+    "d_question", "d_dismissal", "d_severity_label", "d_hedge_over_evaluative",
+    "form_row", "form_item", "form_heading", "crowd",
 )
 
 
@@ -122,7 +128,6 @@ def _unit_features(seg: Segmented, c: Candidate) -> dict[str, float]:
         "u_subject_and_problem": float(any(h[2] == "subject" for h in inside) and bool(problem)),
         "u_citation_only": float(bool(problem) and all(_CITATION_TERM.search(h[3].lower()) for h in problem)),
         "u_enumeration": min(1.0, len(_ENUMERATION.findall(text)) / 6.0),
-        "u_length": min(1.0, math.log1p(n) / math.log(80)),
     }
 
 
@@ -148,7 +153,6 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_question": float("?" in text),
         "d_dismissal": float(dismissal_cue(text, 0, len(text)) is not None),
         "d_severity_label": float(bool(_patterns()["severity"].search(text))),
-        "d_length": min(1.0, math.log1p(_tokens(text)) / math.log(400)),
         "d_hedge_over_evaluative": _count("hedge", text) / (1.0 + _count("hedge", text) + _count("evaluative", text)),
     }
 
@@ -164,7 +168,6 @@ def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> dic
     out["form_item"] = kinds.count("item") / len(kinds)
     out["form_heading"] = kinds.count("heading") / len(kinds)
     out["crowd"] = min(1.0, crowd / 4.0)
-    out["candidates"] = min(1.0, math.log1p(len(candidates)) / math.log(8))
     return {k: round(out[k], 6) for k in FEATURE_NAMES}
 
 
@@ -174,18 +177,27 @@ def probability(feats: dict[str, float], weights: dict[str, float] | None = None
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
+def applies(feats: dict[str, float]) -> bool:
+    """The model judges only a credit whose discussion hedges ("could", "may", "should be
+    reviewed", "potentially", ...): elsewhere the rule's verdict stands."""
+    return feats["d_hedge"] > 0
+
+
 def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> AssertionScore:
-    """Features, probability and the veto decision (probability below the pinned threshold)."""
+    """Features, probability and the veto decision (probability below the pinned threshold,
+    for a hedged discussion only)."""
     feats = features(seg, candidates, crowd)
     p = probability(feats)
     return AssertionScore(probability=round(p, 6), threshold=pinned.THRESHOLD, features=feats,
-                          vetoed=p < pinned.THRESHOLD)
+                          vetoed=applies(feats) and p < pinned.THRESHOLD)
 
 
 def explain(s: AssertionScore, top: int = 4) -> str:
     """One line: the probability against the threshold and the features that weighed most."""
     contrib = sorted(((pinned.WEIGHTS.get(k, 0.0) * v, k, v) for k, v in s.features.items() if v),
                      key=lambda t: (-abs(t[0]), t[1]))[:top]
-    sign = "<" if s.vetoed else ">="
     parts = ", ".join(f"{k}={v:g} ({c:+.2f})" for c, k, v in contrib)
+    if not applies(s.features):
+        return f"assertion model: not applied, no hedge in the discussion ({s.probability:.2f}; {parts})"
+    sign = "<" if s.vetoed else ">="
     return f"assertion model: {s.probability:.2f} {sign} {s.threshold:.2f} ({parts})"
