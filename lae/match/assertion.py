@@ -36,15 +36,15 @@ _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 # Cue families (normalized, case-folded text). Generic legal English, written by the project.
 _CUES: dict[str, tuple[str, ...]] = {
     "hedge": (r"potentially", r"possibly", r"perhaps", r"conceivably",
-              r"(?:could|may|might|would) (?:also |potentially |possibly |all |each |significantly |further )?"
+              r"(?:could|may|might) (?:also |potentially |possibly |all |each |significantly |further )?"
               r"(?:create|raise|give rise|result in|lead to|expose|affect|impact|implicate|present|pose|trigger|apply|"
               r"warrant|merit|need to be|have implications|be (?:relevant|implicated|required|needed|necessary|"
               r"applicable|an issue|a concern|worth|subject to|at issue|problematic|significant|material))",
-              r"(?:should|may|might|could|to) (?:also |further |carefully )?(?:consider|evaluate|assess|review)",
+              r"(?:may|might|could) (?:also |further |carefully |wish to |want to )?(?:consider|evaluate|assess|review)",
               r"warrants? (?:review|consideration|attention|further)", r"depend(?:s|ing)? (?:on|upon)",
-              r"(?:should|must|to) (?:also |further |carefully )?be (?:reviewed|evaluated|assessed|considered|examined|"
+              r"(?:should|must|needs? to) (?:also |further |carefully )?be (?:reviewed|evaluated|assessed|considered(?! for)|examined|"
               r"confirmed|checked|monitored|analy[sz]ed)", r"raises? (?:\S+ )?questions?",
-              r"questions? (?:regarding|about|as to)", r"uncertain\S*", r"unclear", r"whether"),
+              r"questions? (?:regarding|about|as to)", r"uncertain\S*", r"unclear", r"whether(?! to| or not)"),
     "generic": (r"exposure", r"risks?", r"issues?", r"considerations?", r"implications?", r"concerns?",
                 r"challenges?", r"scrutiny", r"questions?", r"matters?", r"areas?"),
     "evaluative": (r"unlawful\S*", r"illegal\S*", r"void\S*", r"violat\S*", r"fails?", r"failed", r"failure",
