@@ -45,6 +45,13 @@ _CUES: dict[str, tuple[str, ...]] = {
               r"(?:should|must|needs? to) (?:also |further |carefully )?be (?:reviewed|evaluated|assessed|considered(?! for)|examined|"
               r"confirmed|checked|monitored|analy[sz]ed)", r"raises? (?:\S+ )?questions?",
               r"questions? (?:regarding|about|as to)", r"uncertain\S*", r"unclear", r"whether(?! to| or not)"),
+    "disclaim": (r"(?:does|do|did|will|is|are|was|were) not (?:being |yet )?(?:evaluate|evaluated|adopt|adopted|address|"
+                 r"addressed|reflect|carried|carry|applied|relied|express|take a view|form a view|reach a (?:view|conclusion)|"
+                 r"assess|assessed|analy[sz]e|analy[sz]ed|recalculated|considered|opine)", r"no view", r"not (?:yet )?(?:assessed|"
+                 r"analy[sz]ed|evaluated|verified|determined)", r"open (?:point|question|item)s?",
+                 r"questions? for (?:the|a|another|later)", r"outside (?:the |our |this )?scope", r"pass (?:it )?on",
+                 r"(?:another|a different|an unrelated|a prior|other) (?:client|matter|carrier|engagement|company)",
+                 r"characteri[sz]ation", r"without comment"),
     "generic": (r"exposure", r"risks?", r"issues?", r"considerations?", r"implications?", r"concerns?",
                 r"challenges?", r"scrutiny", r"questions?", r"matters?", r"areas?"),
     "evaluative": (r"unlawful\S*", r"illegal\S*", r"void\S*", r"violat\S*", r"fails?", r"failed", r"failure",
@@ -77,7 +84,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "u_hedge", "u_generic", "u_evaluative", "u_stance", "u_reasoning", "u_recital", "u_fact_density",
     "u_subject_and_problem", "u_citation_only", "u_enumeration",
     "d_hedge", "d_generic", "d_evaluative", "d_stance", "d_reasoning", "d_remedy", "d_fact_density",
-    "d_question", "d_dismissal", "d_severity_label", "d_hedge_over_evaluative",
+    "d_question", "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
     "form_row", "form_item", "form_heading", "crowd",
 )
 
@@ -152,6 +159,8 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_fact_density": min(1.0, 3.0 * _facts(text) / max(1, _tokens(text))),
         "d_question": float("?" in text),
         "d_dismissal": float(dismissal_cue(text, 0, len(text)) is not None),
+        "d_disclaim": min(1.0, float(_count("disclaim", text))),
+        "d_no_evaluative": float(_count("evaluative", text) == 0),
         "d_severity_label": float(bool(_patterns()["severity"].search(text))),
         "d_hedge_over_evaluative": _count("hedge", text) / (1.0 + _count("hedge", text) + _count("evaluative", text)),
     }
@@ -178,9 +187,10 @@ def probability(feats: dict[str, float], weights: dict[str, float] | None = None
 
 
 def applies(feats: dict[str, float]) -> bool:
-    """The model judges only a credit whose discussion hedges ("could", "may", "should be
-    reviewed", "potentially", ...): elsewhere the rule's verdict stands."""
-    return feats["d_hedge"] > 0
+    """The model judges only a credit whose discussion hedges ("could create exposure", "should
+    be reviewed", "potentially", ...) or disclaims a view ("does not evaluate", "another
+    client"); elsewhere the rule's verdict stands."""
+    return feats["d_hedge"] > 0 or feats["d_disclaim"] > 0
 
 
 def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> AssertionScore:
@@ -198,6 +208,6 @@ def explain(s: AssertionScore, top: int = 4) -> str:
                      key=lambda t: (-abs(t[0]), t[1]))[:top]
     parts = ", ".join(f"{k}={v:g} ({c:+.2f})" for c, k, v in contrib)
     if not applies(s.features):
-        return f"assertion model: not applied, no hedge in the discussion ({s.probability:.2f}; {parts})"
+        return f"assertion model: not applied, the discussion neither hedges nor disclaims ({s.probability:.2f}; {parts})"
     sign = "<" if s.vetoed else ">="
     return f"assertion model: {s.probability:.2f} {sign} {s.threshold:.2f} ({parts})"
