@@ -14,23 +14,23 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: fc6b9348f1f38cd0108d82624f3e7ce1a9a11fbd1f1d5320c3a51a7f72bdb324
-# grader-contract: 1
-# grader-source-sha256: 1c78bc53f4bf97dcf2965e9df2bfb491aeabd698deaaf8ec1bca6adcfce367fa
+# root-sha256: f88254f295e0f18d87b8bdafff0e9d2c683f9591aa4996faea8c97f6f7cfe3d0
+# grader-contract: 2
+# grader-source-sha256: d7cb97e3360e0061a52386b9a4212c49e97cfd73b0f57f36e74a3fded1901e96
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.564103,"under_credit":0.377246,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}
-# fidelity-summary: measured at 56.4% over-credit and 37.7% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET
-# scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
-# scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
-# scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
-# scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
-# scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0,"window_sentences":1}
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.192308,"under_credit":0.083832,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}
+# fidelity-summary: measured at 19.2% over-credit and 8.4% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
+# scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
+# scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
+# scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
+# scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# f81e5bb0c4760442eea2cae966d2210cc840aa6f485b1f1dd02a5a607d946656  anchors/ai-law/ai-cloud-training-004.anchors.json
-# e517773da079b5e60bef189758e14ee958df3719a01a3b059c2777ce7754a3ed  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# f97722ee8d0b19bd884e8fbe0d3bba4c67e1d321035ab40d1b5b7ffc488cb8d0  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# 66ccfc6ad51cf30ccc2b9c23817cb152565125ec6707bb37da216d43b5e91014  anchors/ai-law/ai-model-export-005.anchors.json
-# 4b893f4e73ce95c3804d6f4489dfb8d61804882070fd1dab0417320faeb8c1da  anchors/ai-law/ai-orion-compute-001.anchors.json
+# 6d9e685d9df0243fe8445eee8bc87e7540a4e3062e72afcc6068bed8d5abeca1  anchors/ai-law/ai-cloud-training-004.anchors.json
+# f14aec63dc9a31ea47ef868cd1e971c9758cfba36aadb42a0d628924b934acd8  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# d05a16fa2f7245703e99ccd505c0b5486e2c76e2c27a5cc5b82aa9736af8c1b7  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# 7e19cd898da2a0d5ef16d056049623fff4a7d765b994c75d3f2c947b57f7c7dd  anchors/ai-law/ai-model-export-005.anchors.json
+# 31165c7beedb344686246bf91eb1288d99846fb495fc1afcd8d6e2710c962bb2  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

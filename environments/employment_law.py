@@ -14,23 +14,23 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: 128d3b408b155f88911a33b3025da3a214c63640cdf16ef7f3a9d0bf486e168f
-# grader-contract: 1
-# grader-source-sha256: 1c78bc53f4bf97dcf2965e9df2bfb491aeabd698deaaf8ec1bca6adcfce367fa
+# root-sha256: 8ebf307431ba119e2ed8f4a99cc99c4d9084887f647369976201101819e0a5a5
+# grader-contract: 2
+# grader-source-sha256: d7cb97e3360e0061a52386b9a4212c49e97cfd73b0f57f36e74a3fded1901e96
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.378049,"under_credit":0.570552,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}
-# fidelity-summary: measured at 37.8% over-credit and 57.1% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET
-# scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
-# scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
-# scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
-# scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
-# scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1,"window_sentences":1}
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.292683,"under_credit":0.159509,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}
+# fidelity-summary: measured at 29.3% over-credit and 16.0% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
+# scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
+# scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
+# scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
+# scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# 239db364cb82fbfe77568d58d46d5122841214e27391bd9d9a28f54ecad9b11a  anchors/employment-law/atlas-noncompete-001.anchors.json
-# 385d2390f74289a088fbaeeba7ecd034d5057b2b90e7934325ef5abc37321faf  anchors/employment-law/brightline-overtime-002.anchors.json
-# 61c489cf7f7bbb1ca1800abfa5f95cf490feb74052ac814c45bd533dcde7272a  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# 9e417e143c2321e42c5a0254138a0603125df39856d42a05cb6c0429583052dc  anchors/employment-law/delta-warn-004.anchors.json
-# a947bd8e92809dd7778cd4b726496d500b1c7964f5dca0fe257bc48453e12cc3  anchors/employment-law/ember-contractor-005.anchors.json
+# ebb7f5b5a26e35fedd15db77120ff16888677dbd47c00a1b77b7ca866ac1065e  anchors/employment-law/atlas-noncompete-001.anchors.json
+# 78cefce96b8af4fa26e587cde36d8583e873fd0862058108e75d52cb9d733cc7  anchors/employment-law/brightline-overtime-002.anchors.json
+# 2a4dfc8a3df182c27dab3b03d2aa9c53ae1ffb4a7c90774e3cdaff425ffd0075  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 1faf8fef4c3fee3f56dbb3610b1726310011acb00c9e3331980499c32715df73  anchors/employment-law/delta-warn-004.anchors.json
+# 8669d6a6f704fc008a0e5c268d91c94e75e0c3ab4b0dde18d1a22a91debf4c55  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx

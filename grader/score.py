@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -19,6 +18,7 @@ from typing import Sequence
 from lae import __version__
 from lae.canonical import sha256_hex
 from lae.catalog import find_task
+from lae.jsonio import loads
 from lae.grader.anchors import Anchors, ScoringBlock, load_anchors
 from lae.grader.contract import SCORING_CONTRACT_VERSION, grader_source_digest
 from lae.grader.deliverables import DeliverableRead, read_deliverable
@@ -85,7 +85,7 @@ def read_transcript(path: Path) -> tuple[str, list[str]]:
         if not line.strip():
             continue
         try:
-            msg = json.loads(line)
+            msg = loads(line)  # depth-limited: a 100,000-deep line is skipped, not a RecursionError
         except ValueError:
             notes.append(f"transcript line {lineno}: not JSON; skipped")
             continue

@@ -55,4 +55,7 @@ def parse_json_strict(data: bytes | str) -> Any:
     """Parse JSON refusing duplicate keys and NaN/Infinity (so canonical form is unique)."""
     if isinstance(data, bytes):
         data = data.decode("utf-8")
-    return json.loads(data, object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant)
+    try:
+        return json.loads(data, object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant)
+    except RecursionError:  # a ValueError like every other parse failure, so readers report it as one line
+        raise ValueError("JSON nested too deep to parse") from None

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from lae.jsonio import loads
 from lae.errors import InvalidInputError, Problem
 from lae.project import Project
 
@@ -33,7 +33,7 @@ class TaskInfo:
 def _read_task(project: Project, pocket: str, folder: Path) -> TaskInfo:
     path = folder / "task.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InvalidInputError("unreadable task.json", [Problem(project.relative(path), str(exc),
                                                                  mend="regenerate it with `lae render`")]) from exc

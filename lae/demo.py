@@ -71,6 +71,10 @@ def _run(project, memos_root: Path, stage: Path, *, allow_unfrozen: bool, echo: 
             release = verify_pocket(project, pocket)
             verified, verify_msg = True, f"verified, freeze root {release.root}"
             info = ReleaseInfo(reportable=True, freeze_root=release.root)
+            if release.fidelity is not None and not release.fidelity.met:  # frozen with --allow-low-fidelity
+                verify_msg += "; not reportable: fidelity below its thresholds"
+                info = ReleaseInfo(reportable=False, freeze_root=release.root,
+                                   reason=f"the release's fidelity is below its thresholds: {release.fidelity.summary()}")
         except LaeError as exc:
             verified, verify_msg = False, str(exc.args[0])
             info = ReleaseInfo(reportable=False, reason=verify_msg)

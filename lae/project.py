@@ -8,13 +8,14 @@ scored on its own.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from lae.errors import LayoutError, Problem
 
-__all__ = ["Project", "find_root", "POCKET_NAME_RE"]
+__all__ = ["Project", "bundled_root", "find_root", "POCKET_NAME_RE"]
 
 POCKET_NAME_RE = r"^[a-z0-9][a-z0-9-]*[a-z0-9]$"
 
@@ -35,6 +36,18 @@ def find_root(start: Path | None = None) -> Path:
         [Problem(str(here), "no enclosing folder holds tasks/ and keys_private/ or anchors/",
                  mend="run inside a legal-agent-eval tree or pass --root DIR")],
     )
+
+
+def bundled_root() -> Path:
+    """The project tree that ships with the package: the repository in a checkout,
+    ``site-packages/lae`` in an installed wheel (tasks/, anchors/, environments/ side by side)."""
+    spec = importlib.util.find_spec("lae.environments")
+    origin = spec.origin if spec is not None else None
+    root = Path(origin).resolve().parent.parent if origin else Path(__file__).resolve().parent
+    if not (root / "tasks").is_dir() or not (root / "anchors").is_dir():
+        raise LayoutError("no bundled tasks", [Problem(root.as_posix(), "tasks/ and anchors/ are not beside environments/",
+                                                       mend="pass --root (tasks_root), or reinstall legal-agent-eval")])
+    return root
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,18 @@ def _fidelity() -> dict:
     return fidelity_json_schema()
 
 
+def _run() -> dict:
+    from lae.runs import run_json_schema
+
+    return run_json_schema()
+
+
+def _rollout() -> dict:
+    from lae.runs import rollout_json_schema
+
+    return rollout_json_schema()
+
+
 SCHEMA_BUILDERS: dict[str, Callable[[], dict]] = {
     "key.schema.json": _key,
     "anchors.schema.json": _anchors,
@@ -63,6 +75,8 @@ SCHEMA_BUILDERS: dict[str, Callable[[], dict]] = {
     "report.schema.json": _report,
     "labels.schema.json": _labels,
     "fidelity.schema.json": _fidelity,
+    "run.schema.json": _run,
+    "rollout.schema.json": _rollout,
 }
 
 

@@ -21,7 +21,7 @@ from lae.compiler.compile import compile_pocket
 @json_option
 def command(root, pocket, task, check, jobs, as_json):
     """Compile private keys into public anchor specs."""
-    project = project_from(root)
+    project = project_from(root, bundled_ok=False)
     show = sys.stderr.isatty() and not as_json
 
     def progress(name: str) -> None:

@@ -49,7 +49,7 @@ def command(root: Path | None, pocket: str | None, as_json: bool, lock_timeout: 
     (`lae fidelity`) and refused (exit 3) below its thresholds unless --allow-low-fidelity,
     which records the figures and marks the release and every result made with it not
     reportable."""
-    project = project_from(root)
+    project = project_from(root, bundled_ok=False)
     pockets = [pocket] if pocket else project.pockets()
     if not pockets:
         raise InvalidInputError("no pockets to freeze")

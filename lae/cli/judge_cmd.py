@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from lae.cli.options import json_option, root_option
+from lae.cli.options import json_option, project_from, root_option
 
 judge_model_option = click.option("--judge-model", required=True, help="Judge model name sent to the endpoint.")
 base_url_option = click.option("--base-url", envvar="JUDGE_BASE_URL", default="https://api.openai.com/v1", show_default=True,
@@ -18,17 +18,7 @@ api_key_var_option = click.option("--judge-api-key-var", "api_key_var", default=
 
 def judge_project(root: Path | None):
     """The tree whose task.json criteria are judged: --root, the enclosing tree, or the bundled one."""
-    from lae.errors import LayoutError
-    from lae.project import Project
-
-    if root is not None:
-        return Project.at(root)
-    try:
-        return Project.at(None)
-    except LayoutError:
-        from lae.env.environment import bundled_root
-
-        return Project.at(bundled_root())
+    return project_from(root)
 
 
 @click.command("judge")

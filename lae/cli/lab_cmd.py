@@ -14,8 +14,9 @@ def command():
 
 
 @command.command("check")
-@click.option("--tasks-root", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--tasks-root", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A Harvey LAB tasks folder (<category>/<task>[/<scenario>]/task.json).")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 def check(tasks_root, as_json):
     """Validate a LAB tree and print counts (tasks, criteria, documents by format)."""
     from lae.env.lab import discover_lab_tasks

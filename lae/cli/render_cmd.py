@@ -28,7 +28,7 @@ def command(root, pocket, task, check, memos, validation, as_json):
     Only files whose bytes change are written; nothing is deleted (a document
     without a source is an error). Re-rendering reproduces the files byte for byte.
     """
-    project = project_from(root)
+    project = project_from(root, bundled_ok=False)
     if memos and (pocket or task):
         raise click.UsageError("--memos renders every test memo; it takes no --pocket/--task")
     if memos and validation:

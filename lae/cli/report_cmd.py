@@ -19,11 +19,13 @@ from lae.errors import LayoutError
               help="Write index.html, rollouts/*.html, report.json and report.md here.")
 @click.option("--allow-mixed", is_flag=True,
               help="Combine results from different freeze roots of a pocket, marked mixed and not reportable.")
+@click.option("--combine-runs", is_flag=True,
+              help="Pool rollouts of the same model and task from different runs (refused by default; listed as a warning).")
 @click.option("--judge-model", default=None, help="First run the weight-0 rubric judge on rollouts that lack its judge.json.")
 @base_url_option
 @api_key_var_option
 @json_option
-def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var, as_json):
+def command(root, runs, out_dir, allow_mixed, combine_runs, judge_model, base_url, api_key_var, as_json):
     """Aggregate rollout results (RUNS: lae run / lae score --runs folders, verifiers results.jsonl or traces.jsonl).
 
     Prints the Markdown results table per pocket (Model | Setup | Reward | Finding recall |
@@ -35,7 +37,8 @@ def command(root, runs, out_dir, allow_mixed, judge_model, base_url, api_key_var
     if judge_model:
         _run_judge(root, runs, judge_model, base_url, api_key_var)
     loaded = load_runs(list(runs))
-    summary = aggregate(loaded, allow_mixed=allow_mixed, with_pages=out_dir is not None, fidelity=_fidelity(root))
+    summary = aggregate(loaded, allow_mixed=allow_mixed, with_pages=out_dir is not None, combine_runs=combine_runs,
+                        fidelity=_fidelity(root))
     markdown = render_markdown(summary)
     data = json.loads(summary.model_dump_json())
     if out_dir is not None:
@@ -66,17 +69,19 @@ def _fidelity(root):
 
 
 def _run_judge(root, runs, judge_model, base_url, api_key_var) -> None:
-    from lae.report.judge import client_from_env, find_rollout_folders, judge_rollout
+    from lae.report.judge import client_from_env, judge_rollout
     from lae.report.models import JudgeRecord
+    from lae.chat import public_url
+    from lae.runs import JUDGE_JSON, find_rollout_folders
 
     client = client_from_env(judge_model, base_url=base_url, api_key_var=api_key_var)
     project = judge_project(root)
     for folder in find_rollout_folders([Path(r) for r in runs if Path(r).is_dir()]):
-        existing = folder / "judge.json"
+        existing = folder / JUDGE_JSON
         if existing.is_file():
             try:
                 old = JudgeRecord.model_validate_json(existing.read_bytes())
-                if old.judge_model == judge_model and old.base_url == base_url:
+                if old.judge_model == judge_model and old.base_url == public_url(base_url):
                     continue
             except ValueError:
                 pass

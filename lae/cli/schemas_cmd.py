@@ -14,7 +14,7 @@ from lae.schemas import write_schemas
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if a schema is stale.")
 def command(root, check):
     """Regenerate schemas/*.schema.json from the models."""
-    project = project_from(root)
+    project = project_from(root, bundled_ok=False)
     stale = write_schemas(project.schemas_dir, check=check)
     if check and stale:
         raise StaleAnchorsError("schemas are stale", [Problem(f"schemas/{n}", "differs from the models",

@@ -1,77 +1,54 @@
-"""Chat clients for the episode runner: OpenAI-compatible HTTP, and replay.
+"""Chat clients for the episode runner: an OpenAI-compatible endpoint, and replay.
 
-The HTTP client speaks the chat-completions wire format with the standard library
-(``urllib``), so the core needs no SDK; any OpenAI-compatible server works. Retries
-429 and 5xx with bounded exponential backoff; every call has a timeout.
+The endpoint client is :class:`lae.chat.Endpoint` (the one HTTP client of the project:
+deadline, size and depth limits, retries, redaction, no cross-origin redirects); this
+module binds it to a model and an API-key variable. :class:`ReplayClient` drives an
+episode from recorded steps.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from lae.chat import ChatError, ChatLimits, Completion, Endpoint, Usage
 from lae.errors import InvalidInputError, Problem
+from lae.jsonio import loads
 
 __all__ = ["ChatClient", "ChatError", "OpenAICompatibleClient", "ReplayClient", "load_replay"]
 
 
-class ChatError(Exception):
-    """The model endpoint failed (after retries)."""
-
-
 class ChatClient(Protocol):
-    def complete(self, messages: list[dict], tools: list[dict]) -> dict:
-        """Return the assistant message: ``{"role": "assistant", "content": ..., "tool_calls": [...]}``."""
+    def complete(self, messages: list[dict], tools: list[dict]) -> Completion:
+        """The validated assistant message and its token usage; raises ``ChatError``."""
 
 
 @dataclass
 class OpenAICompatibleClient:
+    """A model behind an OpenAI-compatible endpoint; the key is read from ``api_key_var``."""
+
     model: str
     base_url: str = "https://api.openai.com/v1"
     api_key_var: str = "OPENAI_API_KEY"
-    timeout: float = 120.0
+    limits: ChatLimits = field(default_factory=ChatLimits)
     retries: int = 4
     temperature: float | None = None
     backoff: float = 1.0
 
-    def complete(self, messages: list[dict], tools: list[dict]) -> dict:
-        body: dict = {"model": self.model, "messages": messages, "tools": tools, "tool_choice": "auto"}
-        if self.temperature is not None:
-            body["temperature"] = self.temperature
-        data = json.dumps(body).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.api_key_var)
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        url = self.base_url.rstrip("/") + "/chat/completions"
-        last = ""
-        for attempt in range(self.retries + 1):
-            request = urllib.request.Request(url, data=data, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    payload = json.loads(response.read().decode("utf-8"))
-                message = payload["choices"][0]["message"]
-                if not isinstance(message, dict):
-                    raise ValueError("message is not an object")
-                message.setdefault("role", "assistant")
-                return message
-            except urllib.error.HTTPError as exc:
-                last = f"HTTP {exc.code}"
-                if exc.code != 429 and exc.code < 500:
-                    raise ChatError(f"{url}: {last}: {exc.read()[:300]!r}") from None
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
-                last = f"{type(exc).__name__}: {exc}"
-            except (ValueError, KeyError, IndexError, TypeError) as exc:
-                raise ChatError(f"{url}: malformed response: {exc}") from None
-            if attempt < self.retries:
-                time.sleep(min(30.0, self.backoff * (2 ** attempt)))
-        raise ChatError(f"{url}: gave up after {self.retries + 1} attempts ({last})")
+    def __post_init__(self) -> None:
+        self.endpoint = Endpoint(self.model, self.base_url, os.environ.get(self.api_key_var) or None,
+                                 limits=self.limits, retries=self.retries, backoff=self.backoff)
+
+    def complete(self, messages: list[dict], tools: list[dict]) -> Completion:
+        extra = {} if self.temperature is None else {"temperature": self.temperature}
+        return self.endpoint.complete(messages, tools, **extra)
+
+    def ping(self) -> None:
+        """The pre-flight request (raises ``ChatError`` with the server's message)."""
+        self.endpoint.ping()
 
 
 @dataclass
@@ -85,7 +62,10 @@ class ReplayClient:
     position: int = 0
     calls: int = field(default=0)
 
-    def complete(self, messages: list[dict], tools: list[dict]) -> dict:
+    def complete(self, messages: list[dict], tools: list[dict]) -> Completion:
+        return Completion(self._message(), Usage(), 1)
+
+    def _message(self) -> dict:
         if self.position >= len(self.steps):
             return {"role": "assistant", "content": "(replay finished)"}
         step = self.steps[self.position]
@@ -103,14 +83,20 @@ def load_replay(path: Path) -> list[dict]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-        steps = json.loads(text) if text.lstrip().startswith("[") else [json.loads(l) for l in text.splitlines() if l.strip()]
+        steps = loads(text) if text.lstrip().startswith("[") else [loads(l) for l in text.splitlines() if l.strip()]
     except (OSError, ValueError) as exc:
         raise InvalidInputError("unreadable replay file", [Problem(str(path), str(exc), mend="write a JSON list of steps")]) from None
+    if not isinstance(steps, list):
+        raise InvalidInputError("invalid replay file", [Problem(str(path), "the top level must be a list of steps",
+                                                                mend="write a JSON list of steps")])
     problems = []
     for i, step in enumerate(steps):
         if not isinstance(step, dict) or not (("tool" in step) ^ ("say" in step)):
             problems.append(Problem(str(path), "each step needs exactly one of 'tool' or 'say'", field=f"[{i}]",
                                     mend='e.g. {"tool": "list_documents", "arguments": {}}'))
+        elif "tool" in step and (not isinstance(step["tool"], str) or not isinstance(step.get("arguments", {}), dict)):
+            problems.append(Problem(str(path), "'tool' must be a tool name and 'arguments' an object", field=f"[{i}]",
+                                    mend='e.g. {"tool": "read_document", "arguments": {"name": "a.pdf"}}'))
     if problems:
         raise InvalidInputError("invalid replay file", problems)
     return steps

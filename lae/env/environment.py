@@ -9,6 +9,8 @@ is refused unless ``allow_unfrozen=True``, and then every result says
 from __future__ import annotations
 
 import json
+import shutil
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,23 +19,12 @@ from lae.env.config import EnvArgs, parse_env_args
 from lae.env.episode import EpisodeOutcome, run_episode
 from lae.env.lab import LabTask, discover_lab_tasks, lab_metrics
 from lae.env.tools import DocumentStore, TaskTools, Workspace
-from lae.errors import InvalidInputError, LayoutError, Problem
-from lae.project import Project
+from lae.errors import InvalidInputError, Problem
+from lae.project import Project, bundled_root
 from lae.catalog import TaskInfo, list_tasks
+from lae.runs import RESULT_JSON, ROLLOUT_JSON, TRANSCRIPT, WORKSPACE, RolloutMeta, RunLimits, write_model
 
 __all__ = ["bundled_root", "PocketEnvironment", "LabEnvironment", "load_environment", "pocket_entry_point"]
-
-
-def bundled_root() -> Path:
-    """The project tree that ships with the package: the repository in a checkout,
-    ``site-packages/lae`` in an installed wheel (tasks/, anchors/, environments/ side by side)."""
-    import lae.environments
-
-    root = Path(lae.environments.__file__).resolve().parent.parent
-    if not (root / "tasks").is_dir() or not (root / "anchors").is_dir():
-        raise LayoutError("no bundled tasks", [Problem(root.as_posix(), "tasks/ and anchors/ are not beside environments/",
-                                                       mend="pass tasks_root, or reinstall legal-agent-eval")])
-    return root
 
 
 def _project_for(args: EnvArgs) -> Project:
@@ -95,23 +86,36 @@ class PocketEnvironment:
         files = sorted(p for p in Path(workspace).iterdir() if p.is_file() and not p.name.startswith(".")) if Path(workspace).is_dir() else []
         return score_files(ctx, files, transcript=transcript, release=release)
 
-    def run(self, client, task: TaskInfo, run_dir: Path, *, model: str = "", rollout: int = 0):
-        """Run one episode and grade it; write result.json and rollout.json into ``run_dir``."""
+    def run(self, client, task: TaskInfo, run_dir: Path, *, model: str = "", rollout: int = 1,
+            run_id: str | None = None, limits: RunLimits | None = None):
+        """Run one episode in a clean ``run_dir`` and grade it; return ``(RolloutMeta, ScoreResult | None)``.
+
+        The folder is emptied first, so nothing from an earlier attempt can be graded. A
+        rollout whose model calls failed gets status ``error`` and no ``result.json``: a
+        failure is never scored. ``rollout.json`` is written last."""
+        started = time.monotonic()
+        if run_dir.exists():
+            shutil.rmtree(run_dir)
         outcome: EpisodeOutcome = run_episode(client, instructions=self.instructions(task), deliverables=task.deliverables,
                                               documents=task.path / "documents", run_dir=run_dir,
-                                              max_turns=self.args.max_turns, page_chars=self.args.page_chars)
-        result = self.score(task, run_dir / "workspace", run_dir / "transcript.jsonl")
-        (run_dir / "result.json").write_text(json.dumps(result.model_dump(mode="json"), indent=2, sort_keys=True) + "\n")
-        meta = {"task_id": task.task_id, "pocket": self.pocket, "model": model, "rollout": rollout,
-                "turns": outcome.turns, "stop_reason": outcome.stop_reason, "error": outcome.error,
-                "freeze_root": result.freeze_root, "reportable": result.reportable}
-        (run_dir / "rollout.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
-        if self.args.judge_model:  # weight-0 telemetry; no network call unless a judge is set
+                                              max_turns=self.args.max_turns, page_chars=self.args.page_chars, limits=limits)
+        result = None
+        if outcome.error is None:
+            result = self.score(task, run_dir / WORKSPACE, run_dir / TRANSCRIPT)
+            write_model(run_dir / RESULT_JSON, result)
+        meta = RolloutMeta(run_id=run_id, task_id=task.task_id, pocket=self.pocket, model=model, rollout=rollout,
+                           status="ok" if result is not None else "error", error=outcome.error,
+                           stop_reason=outcome.stop_reason, turns=outcome.turns, tool_calls=dict(sorted(outcome.tool_calls.items())),
+                           tool_errors=outcome.tool_errors, usage=outcome.usage,
+                           wall_seconds=round(time.monotonic() - started, 3),
+                           freeze_root=result.freeze_root if result else None, reportable=bool(result and result.reportable))
+        if result is not None and self.args.judge_model:  # weight-0 telemetry; no network call unless a judge is set
             from lae.report.judge import maybe_judge
 
             maybe_judge(run_dir, judge_model=self.args.judge_model, api_key_var=self.args.judge_api_key_var,
                         project=self.project)
-        return outcome, result
+        write_model(run_dir / ROLLOUT_JSON, meta)
+        return meta, result
 
 
 @dataclass

@@ -8,11 +8,11 @@ its exact filename with substantive content); its metrics carry the ``lab_`` pre
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lae.jsonio import loads
 from lae.errors import InvalidInputError, Problem
 
 __all__ = ["LabTask", "LabTree", "discover_lab_tasks", "lab_metrics"]
@@ -43,7 +43,7 @@ class LabTree:
 def _load(root: Path, task_json: Path) -> tuple[LabTask | None, list[Problem]]:
     where = task_json.relative_to(root).as_posix()
     try:
-        data = json.loads(task_json.read_text(encoding="utf-8"))
+        data = loads(task_json.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return None, [Problem(where, f"not readable JSON: {exc}", mend="fix the JSON")]
     problems = []

@@ -16,15 +16,22 @@ from pathlib import Path
 import regex
 
 from lae.errors import LaeError
+from lae.fsio import atomic_write
 
-__all__ = ["DocumentStore", "Workspace", "TaskTools", "TOOL_SCHEMAS", "paginate",
+__all__ = ["DocumentStore", "Workspace", "TaskTools", "TOOL_SCHEMAS", "paginate", "is_safe_filename",
            "GREP_TIMEOUT_SECONDS", "MAX_PATTERN_CHARS", "MAX_DELIVERABLE_BYTES"]
 
 GREP_TIMEOUT_SECONDS = 1.0
 MAX_PATTERN_CHARS = 500
 MAX_GREP_RESULTS = 200
 MAX_DELIVERABLE_BYTES = 2 * 1024 * 1024
-_SAFE_FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,150}$")
+# Used with fullmatch: `$` would also match before a final newline ("x\n").
+_SAFE_FILENAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ -]{0,150}")
+
+
+def is_safe_filename(name: object) -> bool:
+    """A plain file name (letters, digits, ``. _ -`` and spaces; no path, no ``..``, no newline)."""
+    return isinstance(name, str) and _SAFE_FILENAME.fullmatch(name) is not None and ".." not in name
 
 
 def paginate(text: str, page_chars: int) -> list[str]:
@@ -96,10 +103,25 @@ class Workspace:
     folder: Path
     declared: tuple[str, ...]
     saved: dict[str, int] = field(default_factory=dict)
+    max_files: int = 8
+    """Distinct files one rollout may create (``--max-saved-files``)."""
+    max_bytes: int = 16 * 1024 * 1024
+    """Total bytes one rollout may keep (``--max-saved-bytes``)."""
 
     def __post_init__(self) -> None:
         self.folder = Path(self.folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+
+    def refusal(self, filename: str, size: int) -> str | None:
+        """Why saving ``size`` bytes as ``filename`` would break a limit, or None."""
+        if filename not in self.saved and len(self.saved) >= self.max_files:
+            return (f"Error: {self.max_files} files are already saved (--max-saved-files); nothing was saved. "
+                    "Overwrite a declared deliverable instead.")
+        total = sum(self.saved.values()) - self.saved.get(filename, 0) + size
+        if total > self.max_bytes:
+            return (f"Error: saving this would keep {total:,} bytes, over the limit of {self.max_bytes:,} bytes per "
+                    "rollout (--max-saved-bytes); nothing was saved.")
+        return None
 
 
 TOOL_SCHEMAS: list[dict] = [
@@ -227,7 +249,7 @@ class TaskTools:
 
     # -- save ----------------------------------------------------------------
     def save_deliverable(self, filename: str, content: str) -> str:
-        if not isinstance(filename, str) or not _SAFE_FILENAME.match(filename or "") or ".." in filename:
+        if not is_safe_filename(filename):
             return "Error: filename must be a plain file name such as 'memo.docx' (letters, digits, . _ - and spaces; no folders)."
         if not isinstance(content, str) or not content.strip():
             return "Error: content is empty; nothing was saved."
@@ -242,9 +264,10 @@ class TaskTools:
             payload = docx_bytes(content)
         else:
             payload = data
-        tmp = target.with_name(f".{filename}.tmp")
-        tmp.write_bytes(payload)
-        tmp.replace(target)
+        refusal = self.workspace.refusal(filename, len(payload))
+        if refusal:
+            return refusal
+        atomic_write(target, payload)
         self.workspace.saved[filename] = len(payload)
         if filename in declared:
             kind = "rendered to a Word document" if filename.lower().endswith(".docx") else "saved as text"

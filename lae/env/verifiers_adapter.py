@@ -39,7 +39,6 @@ import importlib
 import importlib.util
 import json
 import pkgutil
-import re
 import sys
 import tempfile
 import threading
@@ -56,8 +55,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from lae.env.config import EnvArgs, parse_env_args
 from lae.env.episode import SYSTEM_PROMPT, user_prompt
+from lae.env.tools import is_safe_filename
 from lae.env.verifiers_toolserver import LaeState, LaeTaskData, LaeToolset
 from lae.errors import LaeError
+from lae.runs import TRANSCRIPT, WORKSPACE
 
 __all__ = ["TASKSET_ID", "LaeTaskConfig", "LaeTask", "LaeTasksetConfig", "LaeTaskset", "LaeEnvConfig", "LaeEnv",
            "LaeTaskData", "LaeState", "LaeToolset", "load_environment", "plugin_ids", "score_trace"]
@@ -67,7 +68,6 @@ TASKSET_ID = "legal-agent-eval"
 ``--env.taskset.pocket`` or from a ``<pocket>-legal-agent-eval`` id."""
 
 _ID_SUFFIX = "-legal-agent-eval"
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,150}$")
 # The seeds' environment arguments that belong to the taskset (max_turns is the agent's).
 _TASKSET_ARGS = ("source", "task_id", "page_chars", "false_flag_weight", "must_not_say_weight",
                  "min_deliverable_chars", "judge_model", "judge_api_key_var", "tasks_root", "allow_unfrozen")
@@ -173,10 +173,10 @@ def _score_sync(data: LaeTaskData, deliverables: dict[str, str], messages: list[
     """Rebuild the workspace from the carried files and grade it with the core grader."""
     env = _core_environment(data.pocket, dict(data.env_args))
     with tempfile.TemporaryDirectory(prefix="lae-score-") as tmp:
-        workspace = Path(tmp) / "workspace"
+        workspace = Path(tmp) / WORKSPACE
         workspace.mkdir()
         for name, encoded in sorted(deliverables.items()):
-            if not isinstance(name, str) or not _SAFE_NAME.match(name) or ".." in name:
+            if not is_safe_filename(name):
                 raise ValueError(f"refusing carried file name {name!r}")
             (workspace / name).write_bytes(base64.b64decode(encoded, validate=True))
         task = env.task(data.task_id)
@@ -184,7 +184,7 @@ def _score_sync(data: LaeTaskData, deliverables: dict[str, str], messages: list[
             lab = {k: float(v) for k, v in env.score(task, workspace).items()}
             return {"metrics": {**lab, "lab_scoring_error": 0.0},
                     "rewards": {"lab_reward": lab["lab_deliverable_complete"]}, "lab_metrics": lab}
-        transcript = Path(tmp) / "transcript.jsonl"
+        transcript = Path(tmp) / TRANSCRIPT
         with transcript.open("w", encoding="utf-8") as fh:
             for m in messages:
                 fh.write(json.dumps(m, ensure_ascii=False, sort_keys=True) + "\n")

@@ -188,15 +188,21 @@ OTHER_MATTER: tuple[str, ...] = (
 # employers to ...", "The FLSA applies ...", "Employers must ..." (checked at a sentence start only).
 LAW_IN_ABSTRACT: tuple[str, ...] = (
     r"(?:act|code|rule|regulations?|statute|law|flsa|ear|itar|warn act|title vii|ada|pwfa)(?: (?:section |§ ?)?[\d.()a-z]+)? "
-    r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses)",
-    r"(?:employers|companies|acquirers|exporters|parties|boards|directors) (?:must|may|are required to|cannot|generally)",
+    r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses|calls for|"
+    r"mandates|demands|contemplates|establishes|sets out)",
+    r"(?:employers|companies|acquirers|exporters|parties|boards|directors|committees) (?:must|may|are required to|cannot|"
+    r"generally|sometimes|often|typically|frequently|usually|commonly|will|would|should)",
+    r"(?:the |a |an )?(?:defendants?|plaintiffs?|company|corporation|director|board|acquirer|employer|exporter|"
+    r"stockholder|stockholders|fiduciaries|fiduciary|controller|controlling stockholder) "
+    r"(?:must|bears?|has the burden|have the burden|is required to|are required to)(?= (?:show|prove|demonstrate|establish))",
     r"(?:plaintiffs|private plaintiffs|claimants|regulators|agencies) (?:may|can|could|often|have|generally)",
 
 )
 # What courts or the case law do in general, anywhere in the sentence ("Delaware courts have required ...").
 COURTS_IN_GENERAL: tuple[str, ...] = (
-    r"(?:courts|delaware courts|federal courts|california courts|case law|the case law|commentators|regulators) "
-    r"(?:have|has|generally|often|frequently|routinely|tend to)",
+    r"(?:courts?|supreme court|chancery court|court of chancery|case law|the case law|commentators|regulators) "
+    r"(?:\S+ ){0,2}(?:have|has|generally|often|frequently|routinely|tend to|held|hold|reviewed|review|applied|apply|"
+    r"required|require|found|find|considered|consider|treated|treat|looked|look)",
     r"\S+ (?:\S+ )?(?:have|has) been the subject of",
 )
 DEFINITION: tuple[str, ...] = (

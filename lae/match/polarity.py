@@ -38,6 +38,10 @@ _AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
 _ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
 _DEFINIENS = regex.compile(r"\s*(?:a|an|the|any|each|all|every|one|those|such|either)(?![\p{L}])")
 _DEFINING = regex.compile(r"(?<![\p{L}])(?:as used (?:in|here)|as defined|for (?:the )?purposes of this|in this memo)(?![\p{L}])")
+# a leading phrase before a sentence's subject: "Under entire fairness, the defendants must show ..."
+_LEADING_PHRASE = regex.compile(r"\W*(?:under|in|for|where|when|historically|traditionally|typically|generally)\b[^,;]{0,80}, ")
+# a sentence opening with a general condition: its subordinate clause states no fact of this matter
+_GENERAL_CONDITION = regex.compile(r"\W*(where|whenever|in the event that|in the event|should)\b[^,;]{0,200}[,;]")
 _NOT_END = regex.compile(r"(?:not|never)\s+$")
 _CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
                            r"provided that)(?![\p{L}])")
@@ -145,8 +149,11 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
         if _same_clause(text, m.start(), m.end(), pos):
             return Stance("other-matter", m.group(0))
     m = pats["law"].search(text, start, end)
-    if m and len(TOKEN_RE.findall(text, start, m.start())) <= 3:
+    if m and (len(TOKEN_RE.findall(text, start, m.start())) <= 3 or _LEADING_PHRASE.fullmatch(text, start, m.start())):
         return Stance("law-in-abstract", m.group(0))
+    m = _GENERAL_CONDITION.match(text, start, end)
+    if m and pos < m.end():
+        return Stance("hypothetical", m.group(1))  # "Where a director leaves over a disagreement, ..."
     m = pats["courts"].search(text, start, end)
     if m:
         return Stance("law-in-abstract", m.group(0))

@@ -29,7 +29,6 @@ grader sources for the same task) are refused (``RefusalError``, exit 3) unless
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
 from collections import defaultdict
@@ -44,9 +43,13 @@ from pydantic import ValidationError
 from lae import __version__
 from lae.errors import InvalidInputError, Problem, RefusalError
 from lae.freeze.manifest import FidelityRecord
+from lae.runs import JUDGE_JSON, RESULT_JSON, ROLLOUT_JSON, WORKSPACE, RolloutHint, read_hint
 from lae.grader.results import ScoreResult
+from lae.jsonio import loads
 from lae.report.models import (
     Comparison,
+    ErroredRollout,
+    UsageTotals,
     CriterionAgreement,
     FindingHeat,
     HeatCell,
@@ -103,6 +106,7 @@ class RolloutRecord:
     folder: Path | None = None
     anchors_sha256: str | None = None
     grader_digest: str | None = None
+    hint: RolloutHint | None = None  # the rollout.json beside the result (run id, usage)
     # set by number_rollouts
     position: int = 0
     rollout: int = 0
@@ -121,6 +125,7 @@ class LoadedRuns:
     records: list[RolloutRecord]
     warnings: list[str] = field(default_factory=list)
     inputs: list[str] = field(default_factory=list)
+    errored: list[tuple[ErroredRollout, RolloutHint]] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- loading
@@ -138,10 +143,12 @@ def _discover(arg: Path) -> list[tuple[str, Path, str]]:
     for p in sorted(path.rglob("*")):
         rel = p.relative_to(path)
         # The agent's workspace is untrusted: a file it saved there is never a result.
-        if any(part.startswith(".") or part == "workspace" for part in rel.parts[:-1]):
+        if any(part.startswith(".") or part == WORKSPACE for part in rel.parts[:-1]):
             continue
-        if p.name == "result.json" and p.is_file():
+        if p.name == RESULT_JSON and p.is_file():
             found.append(("result.json", p, str(PurePosixPath(arg.as_posix()) / rel.as_posix())))
+        elif p.name == ROLLOUT_JSON and p.is_file() and not (p.parent / RESULT_JSON).is_file():
+            found.append(("rollout-error", p, str(PurePosixPath(arg.as_posix()) / rel.as_posix())))
         elif p.name in ("results.jsonl", "traces.jsonl") and p.is_file():
             found.append(("verifiers-jsonl", p, str(PurePosixPath(arg.as_posix()) / rel.as_posix())))
     return found
@@ -149,7 +156,7 @@ def _discover(arg: Path) -> list[tuple[str, Path, str]]:
 
 def _read_json(path: Path, label: str) -> object:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InvalidInputError("unreadable result file", [Problem(label, f"not readable JSON: {exc}",
                                                                    mend="re-run `lae score --runs` on the folder")]) from None
@@ -188,18 +195,12 @@ def _int_or_none(value: object) -> int | None:
 def _load_result_json(path: Path, label: str, warnings: list[str]) -> RolloutRecord:
     data = _read_json(path, label)
     folder = path.parent
-    meta: dict = {}
-    meta_path = folder / "rollout.json"
-    if meta_path.is_file():
-        loaded = _read_json(meta_path, label.rsplit("/", 1)[0] + "/rollout.json")
-        meta = loaded if isinstance(loaded, dict) else {}
-    declared = _int_or_none(meta.get("rollout"))
-    if declared is None:
-        m = re.fullmatch(r"r(\d+)", folder.name)
-        declared = int(m.group(1)) if m else None
-    model = str(meta.get("model") or "") or UNKNOWN_MODEL
+    hint = read_hint(folder)
+    meta = hint.model_dump()
+    declared = _declared_rollout(hint, folder)
+    model = hint.model or UNKNOWN_MODEL
     judge = None
-    judge_path = folder / "judge.json"
+    judge_path = folder / JUDGE_JSON
     if judge_path.is_file():
         try:
             judge = JudgeRecord.model_validate_json(judge_path.read_bytes())
@@ -216,7 +217,7 @@ def _load_result_json(path: Path, label: str, warnings: list[str]) -> RolloutRec
                                  task_id=str(raw.get("task_id") or meta.get("task_id") or folder.name), source=label,
                                  source_format="result.json", metrics=_numeric(metrics),
                                  reportable=False, freeze_root=None, release_reason="LAB mode: no frozen release",
-                                 declared_rollout=declared, folder=folder)
+                                 declared_rollout=declared, folder=folder, hint=hint)
         errs = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()[:3])
         raise InvalidInputError("not a grader result", [Problem(label, errs, mend="re-score the rollout with `lae score --runs`")]) from None
     metrics = result.metrics.model_dump()
@@ -224,7 +225,24 @@ def _load_result_json(path: Path, label: str, warnings: list[str]) -> RolloutRec
                          source_format="result.json", metrics=metrics, reportable=bool(result.reportable and result.freeze_root),
                          freeze_root=result.freeze_root, release_reason=result.release.reason,
                          declared_rollout=declared, result=result, judge=judge, folder=folder,
-                         anchors_sha256=result.anchors_sha256, grader_digest=result.grader.source_digest)
+                         anchors_sha256=result.anchors_sha256, grader_digest=result.grader.source_digest, hint=hint)
+
+
+def _declared_rollout(hint: RolloutHint, folder: Path) -> int | None:
+    if hint.rollout is not None:
+        return hint.rollout
+    m = re.fullmatch(r"r(\d+)", folder.name)
+    return int(m.group(1)) if m else None
+
+
+def _load_errored(path: Path, label: str) -> tuple[ErroredRollout, RolloutHint] | None:
+    """An errored rollout (``rollout.json`` status error, no result): listed, never scored."""
+    hint = read_hint(path.parent)
+    if hint.status != "error":
+        return None
+    return ErroredRollout(model=hint.model or UNKNOWN_MODEL, pocket=hint.pocket or UNKNOWN_POCKET,
+                          task_id=hint.task_id or path.parent.name, rollout=_declared_rollout(hint, path.parent),
+                          run_id=hint.run_id, source=label, error=_first_line(hint.error)), hint
 
 
 def _dict(value: object) -> dict:
@@ -239,7 +257,7 @@ def _run_model(folder: Path, label: str, warnings: list[str]) -> str | None:
         if not meta_path.is_file():
             continue
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta = loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError):
             warnings.append(f"{label.rsplit('/', 1)[0]}/{name}: unreadable; model names taken from records")
             continue
@@ -261,6 +279,14 @@ def _record_model(rec: dict, info: dict) -> str | None:
     return None
 
 
+def _episode_traces(rec: object) -> list[object]:
+    """verifiers 0.4 writes one *episode* per line, its agents' traces under ``traces``;
+    older files hold one trace (or classic row) per line."""
+    if isinstance(rec, dict) and isinstance(rec.get("traces"), list) and "metrics" not in rec:
+        return list(rec["traces"])
+    return [rec]
+
+
 def _load_verifiers(path: Path, label: str, warnings: list[str]) -> list[RolloutRecord]:
     """Records of a verifiers eval: classic ``results.jsonl`` rows or v1 ``traces.jsonl`` traces."""
     default_model = _run_model(path.parent, label, warnings)
@@ -270,14 +296,15 @@ def _load_verifiers(path: Path, label: str, warnings: list[str]) -> list[Rollout
         raise InvalidInputError("unreadable results file", [Problem(label, str(exc), mend="give a UTF-8 JSONL file")]) from None
     records: list[RolloutRecord] = []
     problems: list[Problem] = []
+    parsed: list[tuple[int, object]] = []
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            parsed.extend((lineno, rec) for rec in _episode_traces(loads(line)))
         except ValueError as exc:
             problems.append(Problem(label, f"not JSON: {exc}", line=lineno, mend="one JSON object per line"))
-            continue
+    for lineno, rec in parsed:
         if not isinstance(rec, dict):
             problems.append(Problem(label, "a record must be a JSON object", line=lineno, mend="one JSON object per line"))
             continue
@@ -359,11 +386,15 @@ def load_runs(args: Sequence[Path | str]) -> LoadedRuns:
             if real in seen:
                 continue
             seen.add(real)
-            if fmt == "result.json":
+            if fmt == "rollout-error":
+                errored = _load_errored(path, label)
+                if errored:
+                    out.errored.append(errored)
+            elif fmt == "result.json":
                 out.records.append(_load_result_json(path, label, out.warnings))
             else:
                 out.records.extend(_load_verifiers(path, label, out.warnings))
-    if not out.records:
+    if not out.records and not out.errored:
         raise InvalidInputError("no results found", [Problem(", ".join(out.inputs), "no rollout records",
                                                              mend="score the rollouts first: lae score --runs DIR")])
     if any(r.model == UNKNOWN_MODEL for r in out.records):
@@ -563,7 +594,30 @@ def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0] if (text or "").strip() else "no reason recorded"
 
 
-def _pocket_report(pocket: str, records: list[RolloutRecord], *, allow_mixed: bool, with_pages: bool) -> PocketReport:
+def usage_totals(hints: Iterable[RolloutHint | None]) -> UsageTotals:
+    """Usage summed over the rollouts whose ``rollout.json`` recorded it."""
+    seen = [h for h in hints if h is not None and h.usage is not None]
+    return UsageTotals(rollouts=len(seen), prompt_tokens=sum(h.usage.prompt_tokens for h in seen),  # type: ignore[union-attr]
+                       completion_tokens=sum(h.usage.completion_tokens for h in seen),  # type: ignore[union-attr]
+                       total_tokens=sum(h.usage.total_tokens for h in seen),  # type: ignore[union-attr]
+                       turns=sum(h.turns or 0 for h in seen), tool_calls=sum(sum((h.tool_calls or {}).values()) for h in seen),
+                       wall_seconds=round(sum(h.wall_seconds or 0.0 for h in seen), 3))
+
+
+def _run_problems(records: Sequence[RolloutRecord]) -> list[Problem]:
+    """Rollouts of one model and task from different runs (``run_id``): never combined silently."""
+    runs: dict[tuple[str, str, str], dict[str, RolloutRecord]] = defaultdict(dict)
+    for r in records:
+        if r.hint is not None and r.hint.run_id:
+            runs[(r.model, r.pocket, r.task_id)].setdefault(r.hint.run_id, r)
+    return [Problem(f"{model}/{task}", f"rollouts from {len(ids)} runs: "
+                    + "; ".join(f"{rid} (e.g. {rec.source})" for rid, rec in sorted(ids.items())), field="run_id",
+                    mend="report one run folder, or pass --combine-runs to pool them")
+            for (model, _, task), ids in sorted(runs.items()) if len(ids) > 1]
+
+
+def _pocket_report(pocket: str, records: list[RolloutRecord], *, allow_mixed: bool, with_pages: bool,
+                   errored: Sequence[tuple[ErroredRollout, RolloutHint]] = ()) -> PocketReport:
     problems = _mix_problems(pocket, records)
     if problems and not allow_mixed:
         raise RefusalError(f"refusing to mix results from different releases of pocket {pocket!r}", problems)
@@ -588,7 +642,10 @@ def _pocket_report(pocket: str, records: list[RolloutRecord], *, allow_mixed: bo
             transcript_recall=spread(_by_task(recs, "transcript_recall")),
             criterion_pass_rate_proxy=spread(_by_task(recs, "criterion_pass_rate_proxy")),
             deliverables_saved=saved, deliverables_total=len(recs),
-            reportable_rollouts=sum(1 for r in recs if r.reportable), judge=_judge_summary(recs)))
+            reportable_rollouts=sum(1 for r in recs if r.reportable),
+            errored=sum(1 for e, _ in errored if e.model == model),
+            usage=usage_totals([r.hint for r in recs] + [h for e, h in errored if e.model == model]),
+            judge=_judge_summary(recs)))
         for task in sorted(per_task):
             trecs = sorted((r for r in recs if r.task_id == task), key=lambda r: r.position)
             task_rows.append(TaskRow(
@@ -676,9 +733,11 @@ def _lab_rows(records: list[RolloutRecord]) -> list[LabModelRow]:
 
 
 def aggregate(loaded: LoadedRuns, *, allow_mixed: bool = False, with_pages: bool = False,
-              fidelity: Mapping[str, FidelityRecord] | None = None) -> ReportSummary:
-    """Aggregate loaded records into the report summary (raises ``RefusalError`` on a mix).
-    ``fidelity`` maps a freeze root to its recorded fidelity, stated beside that pocket's scores."""
+              combine_runs: bool = False, fidelity: Mapping[str, FidelityRecord] | None = None) -> ReportSummary:
+    """Aggregate loaded records into the report summary (raises ``RefusalError`` on a mix of
+    releases, or of runs of one model and task unless ``combine_runs``). Errored rollouts are
+    counted and listed, never in a mean. ``fidelity`` maps a freeze root to its recorded
+    fidelity, stated beside that pocket's scores."""
     factory = [r for r in loaded.records if r.kind == "factory"]
     lab = [r for r in loaded.records if r.kind == "lab"]
     by_pocket: dict[str, list[RolloutRecord]] = defaultdict(list)
@@ -689,10 +748,17 @@ def aggregate(loaded: LoadedRuns, *, allow_mixed: bool = False, with_pages: bool
         problems.extend(_mix_problems(pocket, recs))
     if problems and not allow_mixed:
         raise RefusalError("refusing to mix results from different releases (freeze roots)", problems)
-    pockets = [_pocket_report(p, recs, allow_mixed=allow_mixed, with_pages=with_pages) for p, recs in sorted(by_pocket.items())]
+    run_problems = _run_problems(loaded.records)
+    if run_problems and not combine_runs:
+        raise RefusalError("refusing to combine rollouts of different runs of the same model and task", run_problems)
+    pockets = [_pocket_report(p, recs, allow_mixed=allow_mixed, with_pages=with_pages,
+                              errored=[e for e in loaded.errored if e[0].pocket == p])
+               for p, recs in sorted(by_pocket.items())]
     pockets = [p.model_copy(update={"fidelity": (fidelity or {}).get(p.freeze_roots[0] or "")})
                if len(p.freeze_roots) == 1 else p for p in pockets]
-    warnings = list(loaded.warnings)
+    warnings = list(loaded.warnings) + [f"combined runs: {p}" for p in run_problems]
+    if loaded.errored:
+        warnings.append(f"{len(loaded.errored)} errored rollout(s) excluded from every mean (listed under Errored rollouts)")
     for p in pockets:
         few = [m.model for m in p.models if m.rollouts_per_task[0] < 3]
         if few:
@@ -710,7 +776,8 @@ def aggregate(loaded: LoadedRuns, *, allow_mixed: bool = False, with_pages: bool
     return ReportSummary(
         generator=GENERATOR, inputs=list(loaded.inputs), allow_mixed=allow_mixed, mixed=any(p.mixed for p in pockets),
         reportable=bool(pockets) and all(p.reportable for p in pockets), pockets=pockets, lab=_lab_rows(lab),
-        rollouts=entries, warnings=sorted(set(warnings)))
+        rollouts=entries, errored=sorted((e for e, _ in loaded.errored), key=lambda e: (e.pocket, e.task_id, e.model, e.source)),
+        usage=usage_totals([r.hint for r in loaded.records] + [h for _, h in loaded.errored]), warnings=sorted(set(warnings)))
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -722,11 +789,32 @@ def _model_cell(row: ModelRow, pocket: PocketReport) -> str:
                      else f"{row.rollouts - row.reportable_rollouts}/{row.rollouts} not reportable")
     if pocket.mixed:
         marks.append("mixed releases")
-    return row.model + (f" *({'; '.join(marks)})*" if marks else "")
+    return _md_escape(row.model) + (f" *({'; '.join(marks)})*" if marks else "")
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>])")
+
+
+def _usage_lines(p: PocketReport) -> list[str]:
+    rows = [m for m in p.models if m.usage.rollouts or m.errored]
+    if not rows:
+        return []
+    out = ["| Model | Errored rollouts | Tokens (prompt / completion) | Turns | Tool calls | Wall time |",
+           "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for m in rows:
+        u = m.usage
+        out.append(f"| {_md_escape(m.model)} | {m.errored} | {u.total_tokens:,} ({u.prompt_tokens:,} / {u.completion_tokens:,}) "
+                   f"| {u.turns} | {u.tool_calls} | {u.wall_seconds:.1f}s |")
+    return out + [""]
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Text safe in a Markdown table cell: HTML tags, links, emphasis and pipes are shown
+    literally (each special character backslash-escaped; ``<``/``>`` as entities), never
+    interpreted, so a hostile model name or task id cannot inject a script or a link."""
+    text = " ".join(str(text).split())
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return text.replace("\\<", "&lt;").replace("\\>", "&gt;")
 
 
 _LAB_LABELS = {"lab_deliverables_saved": "Deliverables saved", "lab_deliverables_substantive": "Substantive",
@@ -736,10 +824,10 @@ _LAB_LABELS = {"lab_deliverables_saved": "Deliverables saved", "lab_deliverables
 def render_markdown(summary: ReportSummary) -> str:
     """The report as Markdown: per pocket, the seed READMEs' "Baseline results" table."""
     out = ["# Results", ""]
-    out.append(f"Generated by `{summary.generator}` from " + ", ".join(f"`{i}`" for i in summary.inputs) + ".")
+    out.append(f"Generated by `{summary.generator}` from " + ", ".join(_md_escape(i) for i in summary.inputs) + ".")
     out.append("")
     for p in summary.pockets:
-        out += [f"## {p.pocket}", ""]
+        out += [f"## {_md_escape(p.pocket)}", ""]
         if p.mixed:
             out.append("**Mixed releases (--allow-mixed): not reportable.** Freeze roots: "
                        + ", ".join(f"`{r}`" if r else "none" for r in p.freeze_roots) + ".")
@@ -756,7 +844,7 @@ def render_markdown(summary: ReportSummary) -> str:
         out.append("| Model | Setup | Reward | Finding recall | Deliverables saved | False flags |")
         out.append("| --- | --- | ---: | ---: | ---: | ---: |")
         for m in p.models:
-            out.append(f"| {_md_escape(_model_cell(m, p))} | {m.setup} | {_fmt_spread(m.reward)} | "
+            out.append(f"| {_model_cell(m, p)} | {m.setup} | {_fmt_spread(m.reward)} | "
                        f"{_fmt_spread(m.finding_recall)} | {m.deliverables_saved}/{m.deliverables_total} | "
                        f"{_fmt_spread(m.false_flag_rate)} |")
         out.append("")
@@ -780,9 +868,10 @@ def render_markdown(summary: ReportSummary) -> str:
             out += ["Rubric judge (weight 0) vs the deterministic proxy, per criterion:", "",
                     "| Task | Criterion | Judged | Judge PASS | Proxy PASS | Agree | Errors |",
                     "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-            out += [f"| {a.task_id} | {a.criterion_id} {_md_escape(a.title)} | {a.pairs} | {a.judge_pass} | "
+            out += [f"| {_md_escape(a.task_id)} | {_md_escape(a.criterion_id)} {_md_escape(a.title)} | {a.pairs} | {a.judge_pass} | "
                     f"{a.proxy_pass} | {a.agree}/{a.pairs} | {a.errors} |" for a in p.criteria_agreement]
             out.append("")
+        out += _usage_lines(p)
         if p.mix_problems:
             out.append("Mixed releases:")
             out.append("")
@@ -797,6 +886,12 @@ def render_markdown(summary: ReportSummary) -> str:
         for row in summary.lab:
             cells = [_fmt_spread(row.metrics[k]) if k in row.metrics else "n/a" for k in keys]
             out.append(f"| {_md_escape(row.model)} | {row.setup} | " + " | ".join(cells) + " |")
+        out.append("")
+    if summary.errored:
+        out += [f"## Errored rollouts ({len(summary.errored)}, excluded from every mean)", "",
+                "| Model | Pocket | Task | Rollout | Run | Error |", "| --- | --- | --- | ---: | --- | --- |"]
+        out += [f"| {_md_escape(e.model)} | {_md_escape(e.pocket)} | {_md_escape(e.task_id)} | {e.rollout or ''} | "
+                f"{_md_escape(e.run_id or '')} | {_md_escape(e.error)} |" for e in summary.errored]
         out.append("")
     if summary.warnings:
         out += ["Warnings:", ""] + [f"- {_md_escape(w)}" for w in summary.warnings] + [""]

@@ -16,20 +16,23 @@ that criterion's error, never raised. Nothing here runs unless a judge model is 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pydantic import ValidationError
+
+from lae.chat import ChatError, ChatLimits, Endpoint, public_url
 from lae.errors import InvalidInputError, Problem
+from lae.grader.results import ScoreResult
+from lae.jsonio import loads
 from lae.report.models import CriterionVerdict, JudgeRecord
+from lae.runs import JUDGE_JSON, RESULT_JSON, find_rollout_folders, write_model
 
 __all__ = [
     "DEFAULT_API_KEY_VAR",
@@ -70,11 +73,11 @@ class ChatReply:
 
 @dataclass
 class JudgeClient:
-    """An OpenAI-compatible chat-completions client for judge calls (temperature 0)."""
+    """Judge calls (temperature 0) through the project's one endpoint client, :class:`lae.chat.Endpoint`."""
 
     model: str
     base_url: str = "https://api.openai.com/v1"
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)
     timeout: float = 60.0
     retries: int = 3
     backoff: float = 1.0
@@ -82,51 +85,20 @@ class JudgeClient:
     max_tokens: int = 400
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
 
-    def _delay(self, attempt: int, retry_after: str | None) -> float:
-        delay = self.backoff * (2 ** attempt)
-        if retry_after:
-            try:
-                delay = max(delay, float(retry_after))
-            except ValueError:
-                pass
-        return min(self.max_backoff, max(0.0, delay))
+    def __post_init__(self) -> None:
+        self.endpoint = Endpoint(self.model, self.base_url, self.api_key, limits=ChatLimits(request_deadline=self.timeout),
+                                 retries=self.retries, backoff=self.backoff, max_backoff=self.max_backoff, sleep=self.sleep)
 
     def chat(self, messages: list[dict]) -> ChatReply:
-        """POST the messages; retry 429/5xx/timeouts; never raise for a failed call."""
-        body = json.dumps({"model": self.model, "messages": messages, "temperature": 0,
-                           "max_tokens": self.max_tokens}).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        url = self.base_url.rstrip("/") + "/chat/completions"
-        last = "no attempt made"
-        for attempt in range(self.retries + 1):
-            retry_after = None
-            request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    raw = response.read()
-            except urllib.error.HTTPError as exc:
-                last = f"HTTP {exc.code}"
-                retry_after = exc.headers.get("Retry-After") if exc.headers else None
-                if exc.code != 429 and exc.code < 500:
-                    detail = exc.read()[:200].decode("utf-8", "replace")
-                    return ChatReply(None, f"{last} from {url}: {detail}".strip(), attempt + 1)
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
-                reason = getattr(exc, "reason", exc)
-                last = f"{type(reason).__name__}: {reason}"
-            else:
-                try:
-                    payload = json.loads(raw.decode("utf-8"))
-                    content = payload["choices"][0]["message"]["content"]
-                except (UnicodeDecodeError, ValueError, KeyError, IndexError, TypeError) as exc:
-                    return ChatReply(None, f"malformed response from {url}: {type(exc).__name__}: {exc}", attempt + 1)
-                if not isinstance(content, str):
-                    return ChatReply(None, "malformed response: message content is not text", attempt + 1)
-                return ChatReply(content, None, attempt + 1)
-            if attempt < self.retries:
-                self.sleep(self._delay(attempt, retry_after))
-        return ChatReply(None, f"gave up after {self.retries + 1} attempts ({last})", self.retries + 1)
+        """One judge call; a failed call or malformed reply is returned as ``error``, never raised."""
+        try:
+            reply = self.endpoint.complete(messages, temperature=0, max_tokens=self.max_tokens)
+        except ChatError as exc:
+            return ChatReply(None, str(exc), exc.attempts)
+        content = reply.message.get("content")
+        if not isinstance(content, str):
+            return ChatReply(None, "malformed response: message content is not text", reply.attempts)
+        return ChatReply(content, None, reply.attempts)
 
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```\s*$", re.DOTALL)
@@ -142,7 +114,7 @@ def parse_verdict(content: str) -> tuple[Literal["PASS", "FAIL"] | None, str | N
     if fenced:
         text = fenced.group(1).strip()
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError as exc:
         return None, None, f"malformed verdict: not JSON ({exc.__class__.__name__}: {exc})"
     if not isinstance(data, dict):
@@ -188,7 +160,7 @@ def judge_result(client: JudgeClient, criteria: list[dict], result, *, jobs: int
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         verdicts = list(pool.map(lambda c: judge_criterion(client, c, memo, proxy.get(str(c.get("id")))), criteria))
     decided = [v for v in verdicts if v.verdict is not None]
-    return JudgeRecord(weight=0, judge_model=client.model, base_url=client.base_url, task_id=result.task_id, pocket=result.pocket,
+    return JudgeRecord(weight=0, judge_model=client.model, base_url=public_url(client.base_url), task_id=result.task_id, pocket=result.pocket,
                        criteria=verdicts,
                        pass_rate=round(sum(v.verdict == "PASS" for v in decided) / len(decided), 6) if decided else None,
                        errors=sum(v.verdict is None for v in verdicts))
@@ -200,7 +172,7 @@ def _task_criteria(project, task_id: str, pocket: str) -> list[dict]:
     info = find_task(project, task_id, pocket)
     path = info.path / "task.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InvalidInputError("unreadable task.json", [Problem(project.relative(path), str(exc),
                                                                  mend="regenerate it with `lae render`")]) from None
@@ -213,35 +185,15 @@ def _task_criteria(project, task_id: str, pocket: str) -> list[dict]:
 
 def judge_rollout(folder: Path, client: JudgeClient, project, *, jobs: int = 4) -> JudgeRecord:
     """Judge one rollout folder (its ``result.json``) and write ``judge.json`` beside it."""
-    from pydantic import ValidationError
-
-    from lae.fsio import atomic_write
-    from lae.grader.results import ScoreResult
-
     folder = Path(folder)
     try:
-        result = ScoreResult.model_validate_json((folder / "result.json").read_bytes())
+        result = ScoreResult.model_validate_json((folder / RESULT_JSON).read_bytes())
     except (OSError, ValidationError) as exc:
-        raise InvalidInputError("not a graded rollout", [Problem(str(folder / "result.json"), str(exc).splitlines()[0],
+        raise InvalidInputError("not a graded rollout", [Problem(str(folder / RESULT_JSON), str(exc).splitlines()[0],
                                                                  mend="score it first: lae score --runs DIR")]) from None
     record = judge_result(client, _task_criteria(project, result.task_id, result.pocket), result, jobs=jobs)
-    atomic_write(folder / "judge.json", (record.model_dump_json(indent=2) + "\n").encode("utf-8"))
+    write_model(folder / JUDGE_JSON, record)
     return record
-
-
-def find_rollout_folders(paths: list[Path]) -> list[Path]:
-    """Rollout folders (holding ``result.json``) at or under each path, sorted, without workspaces."""
-    found: set[Path] = set()
-    for p in paths:
-        p = Path(p)
-        if (p / "result.json").is_file():
-            found.add(p)
-            continue
-        for r in p.rglob("result.json"):
-            rel = r.parent.relative_to(p)
-            if not any(part == "workspace" or part.startswith(".") for part in rel.parts):
-                found.add(r.parent)
-    return sorted(found)
 
 
 def client_from_env(model: str, *, base_url: str | None = None, api_key_var: str = DEFAULT_API_KEY_VAR,

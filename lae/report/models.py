@@ -18,6 +18,8 @@ __all__ = [
     "REPORT_SCHEMA_ID",
     "REPORT_SCHEMA_VERSION",
     "Comparison",
+    "ErroredRollout",
+    "UsageTotals",
     "CriterionAgreement",
     "CriterionVerdict",
     "FindingHeat",
@@ -67,6 +69,30 @@ class JudgeSummary(_Frozen):
     kappa_note: str | None = Field(None, description="Why kappa is undefined, when it is.")
 
 
+class UsageTotals(_Frozen):
+    """Token usage and effort summed over rollouts (from each ``rollout.json``)."""
+
+    rollouts: int = Field(0, ge=0, description="Rollouts that recorded usage.")
+    prompt_tokens: int = Field(0, ge=0)
+    completion_tokens: int = Field(0, ge=0)
+    total_tokens: int = Field(0, ge=0)
+    turns: int = Field(0, ge=0)
+    tool_calls: int = Field(0, ge=0)
+    wall_seconds: float = Field(0.0, ge=0)
+
+
+class ErroredRollout(_Frozen):
+    """A rollout whose model calls failed: listed, counted, and excluded from every mean."""
+
+    model: str
+    pocket: str
+    task_id: str
+    rollout: int | None
+    run_id: str | None
+    source: str = Field(description="The rollout.json read.")
+    error: str
+
+
 class ModelRow(_Frozen):
     """One model on one pocket: the seed READMEs' "Baseline results" row and more."""
 
@@ -85,6 +111,8 @@ class ModelRow(_Frozen):
     deliverables_saved: int = Field(ge=0, description="Rollouts with every declared deliverable complete.")
     deliverables_total: int = Field(ge=0)
     reportable_rollouts: int = Field(ge=0)
+    errored: int = Field(0, ge=0, description="Errored rollouts of this model and pocket (not in any mean).")
+    usage: UsageTotals = Field(default_factory=UsageTotals, description="Usage over the scored and errored rollouts.")
     judge: JudgeSummary | None = None
 
 
@@ -208,6 +236,8 @@ class ReportSummary(_Frozen):
     pockets: list[PocketReport]
     lab: list[LabModelRow]
     rollouts: list[RolloutEntry]
+    errored: list[ErroredRollout] = Field(default_factory=list, description="Errored rollouts, excluded from every mean.")
+    usage: UsageTotals = Field(default_factory=UsageTotals, description="Usage over every rollout read.")
     warnings: list[str]
 
 

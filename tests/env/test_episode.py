@@ -71,10 +71,12 @@ def test_429_is_retried(env, tmp_path):
     assert len(requests) == 5
 
 
-def test_unknown_model_is_a_model_error_not_a_crash(env, tmp_path):
+def test_unknown_model_is_an_errored_rollout_never_a_score(env, tmp_path):
     outcome, result, _ = run(env, "no-such-model", tmp_path / "r", retries=0)
     assert outcome.stop_reason == "model_error" and "HTTP 404" in outcome.error
-    assert result.metrics.deliverable_complete == 0.0
+    assert outcome.status == "error" and result is None
+    assert not (tmp_path / "r" / "result.json").exists(), "a failure is never scored"
+    assert json.loads((tmp_path / "r" / "rollout.json").read_text())["status"] == "error"
 
 
 def test_lae_run_replay_end_to_end(tree, tmp_path, lae):
@@ -90,10 +92,11 @@ def test_lae_run_replay_end_to_end(tree, tmp_path, lae):
     proc = lae("run", "--root", str(tree), "--task", "harbor-lease-001", "--replay", str(replay), "--rollouts", "2",
                "-j", "2", "--allow-unfrozen", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    summary = json.loads((out / "replay-replay" / "harbor-lease-001" / "summary.json").read_text())
-    assert [r["metrics"]["finding_recall"] for r in summary["rollouts"]] == [1.0, 1.0]
+    (run_dir,) = out.iterdir()
+    manifest = json.loads((run_dir / "run.json").read_text())
+    assert [(r["status"], r["reward"]) for r in manifest["rollouts"]] == [("ok", 1.0), ("ok", 1.0)]
     # the run folders re-score identically with `lae score --runs`
-    proc = lae("score", "--root", str(tree), "--runs", str(out / "replay-replay" / "harbor-lease-001"), "--allow-unfrozen", "--json")
+    proc = lae("score", "--root", str(tree), "--runs", str(run_dir / "harbor-lease-001"), "--allow-unfrozen", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["results"]["r1"]["metrics"]["finding_recall"] == 1.0
 

@@ -93,3 +93,23 @@ def test_the_installed_package_verifies_as_frozen(wheel, tmp_path):
                           capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("verified ") == 3
+
+
+def test_installed_commands_use_the_bundled_release_in_an_empty_folder(wheel, tmp_path):
+    """From an installed wheel, outside any checkout: verify, tasks and demo work and say which tree they use."""
+    target = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(target))
+    note = f"using the release bundled with lae at {target / 'lae'}"
+    for args, expect in ((["verify"], "verified employment-law"), (["tasks"], "atlas-noncompete-001"),
+                         (["demo"], "[employment-law] verify: ok")):
+        proc = subprocess.run([sys.executable, "-m", "lae", *args], capture_output=True, text=True, timeout=300, env=env,
+                              cwd=empty)
+        assert proc.returncode == 0, (args, proc.stdout + proc.stderr)
+        assert expect in proc.stdout, (args, proc.stdout)
+        assert proc.stderr.count(note) == 1, (args, proc.stderr)
+    assert list(empty.iterdir()) == [], "nothing written into the working folder"

@@ -123,3 +123,21 @@ def test_negated_remedy_is_not_remediation(spec):
     text = "The renewal deadline is only weeks away and could lapse. We see no reason to send the renewal notice."
     out = analyze_text(spec[0], text).finding("F1")
     assert not out.remediation_window
+
+
+def test_a_negator_part_binds_the_word_after_it(spec):
+    # "not + ..." style phrases: the negator must stand right before its content part, not anywhere
+    from lae.match.engine import _Scan
+    from lae.match.segment import segment
+    from lae.match.spec import CompiledPhrase
+    from lae.match.terms import term_regex
+    phrase = CompiledPhrase(phrase="not + reasonable", parts=[term_regex("not"), term_regex("reasonable")])
+    near = _Scan(segment("The restrictions are not reasonable."), 1.0)
+    far = _Scan(segment("Not every clause is bad, and the restrictions are reasonable."), 1.0)
+    assert near.phrase(phrase) and not far.phrase(phrase)
+
+
+def test_a_paragraph_borrows_the_subject_before_it_only_when_it_refers_back(spec):
+    before = "## Notes\n\nA.\n\nB.\n\nC.\n\nThe renewal option sits in Section 9.1.\n\n"  # over four paragraphs: not one discussion
+    assert credited(spec, before + "That deadline is only weeks away and could lapse.") == {"F1"}
+    assert credited(spec, before + "Deadlines in leases can lapse when a tenant is slow.") == set()

@@ -28,6 +28,10 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     ("Covenants of this kind are generally void.", "void", "other-matter"),
     ("The Labor Code requires employers to reimburse mileage.", "reimburse", "law-in-abstract"),
     ("Garden leave means a paid notice period that is void of duties.", "void", "definition"),
+    ("Under entire fairness, the defendants must show a fair price.", "fair price", "law-in-abstract"),
+    ("In the MFW decision, the Delaware Supreme Court held that the vote cleanses the deal.", "cleanses", "law-in-abstract"),
+    ("Where a director resigns over a disagreement, the company must file an 8-K.", "disagreement", "hypothetical"),
+    ("Prudent boards will continue to follow MFW-style practices.", "mfw", "law-in-abstract"),
 ])
 def test_not_asserted(sentence, at, kind):
     assert _stance(sentence, at).kind == kind
@@ -43,6 +47,8 @@ def test_not_asserted(sentence, at, kind):
     ("The agreement provides a 24-month term; that term makes the covenant void.", "void"),
     ("Under the Labor Code, the company must reimburse mileage it has withheld.", "reimburse"),
     ("The March 4 email shows the parent is in Shenzhen, so the shipment needed a license.", "license"),
+    ("The leak of the committee's position means management should be walled off.", "leak"),
+    ("Where the director resigned, the company filed no 8-K, so the filing is late.", "late"),
 ])
 def test_asserted(sentence, at):
     assert _stance(sentence, at).asserts

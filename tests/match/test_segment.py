@@ -55,3 +55,9 @@ def test_blocks_sections_and_units():
 def test_abbreviations_do_not_end_sentences():
     seg = segment("Under 29 U.S.C. § 2102 and s. 151 of Acme Inc. the notice is late. It must go out.")
     assert len(seg.units) == 2
+
+
+def test_no_ends_a_sentence_unless_a_number_follows():
+    seg = segment("The committee cannot say no. We disagree. See No. 3 and s. 151 of the Act.")
+    assert [seg.text[u.start:u.end] for u in seg.units] == [
+        "the committee cannot say no.", "we disagree.", "see no. 3 and s. 151 of the act."]

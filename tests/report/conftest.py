@@ -25,7 +25,7 @@ MEMO = [
     ("Our first and most urgent point concerns timing. The tenant's deadline to exercise the renewal option is "
     "June 30, 2025 under Section 9.1, and operations staff wrongly believe it falls later in the year; we advise "
     "that the client serve written notice of renewal this month."),                      # credits F1
-    "We also noticed that the lease includes a broad-form indemnity in favour of the other side.",  # near miss F2
+    "We have not yet considered whether the broad-form indemnity in the lease is a problem.",  # near miss F2 (an open question)
     ("The clause reads: Tenant indemnifies Landlord for all claims arising from the premises, including claims "
     "caused by Landlord's own negligence."),                                               # masked quotation
     "The assignment consent clause is a serious risk and the client must renegotiate it before renewal.",  # false flag D2

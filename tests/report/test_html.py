@@ -59,7 +59,7 @@ def test_pages_show_release_status_and_findings(graded, tmp_path):
     page = next((out / "rollouts").glob("*.html")).read_text()
     assert f"Freeze root <code>{ROOT_A}</code>" in page and "reportable" in page
     assert 'id="finding-F1"' in page and 'href="#ev-F1"' in page and 'href="#nm-F2"' in page
-    assert "named without severity, remediation or record corroboration" in page  # the near miss's reason
+    assert "the problem is stated but not asserted (hedge" in page  # the near miss's reason
     index = (out / "index.html").read_text()
     assert "Per-finding recall across models" in index and "3/3" in index
 

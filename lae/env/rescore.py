@@ -1,0 +1,91 @@
+"""Re-grade folders of rollouts (``lae score --runs``): discovery and a per-process cache over
+:func:`lae.parallel.fork_map`.
+
+Each task's context (anchors and document index) and its pocket's verified release are
+built once in the parent, before any worker starts, so forked workers inherit them.
+Errored rollouts (``rollout.json`` status ``error``) are never scored.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from lae.errors import InvalidInputError, Problem
+from lae.fsio import atomic_write
+from lae.grader.gate import release_for
+from lae.grader.score import load_task_context, score_files
+from lae.parallel import fork_map
+from lae.project import Project
+from lae.runs import RESULT_JSON, SUMMARY_JSON, TRANSCRIPT, deliverable_files, is_run_dir, read_hint, write_model
+
+__all__ = ["RescoreJob", "plan_rescore", "rescore"]
+
+RescoreJob = tuple[str, str, str | None, bool, str]
+"""(project root, task, pocket, allow_unfrozen, rollout folder): plain data, so it pickles."""
+
+_PREPARED: dict = {}
+
+
+def _prepared(root: str, task: str, pocket: str | None, allow_unfrozen: bool):
+    key = (root, task, pocket, allow_unfrozen)
+    if key not in _PREPARED:
+        project = Project.at(root)
+        ctx = load_task_context(project, task, pocket)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            release = release_for(project, ctx.anchors.pocket, allow_unfrozen=allow_unfrozen)
+        _PREPARED[key] = (ctx, release)
+    return _PREPARED[key]
+
+
+def _score_rollout(job: RescoreJob) -> tuple[str, dict]:
+    root, task, pocket, allow_unfrozen, folder = job
+    ctx, release = _prepared(root, task, pocket, allow_unfrozen)
+    path = Path(folder)
+    transcript = path / TRANSCRIPT
+    result = score_files(ctx, deliverable_files(path), transcript=transcript if transcript.is_file() else None,
+                         release=release)
+    write_model(path / RESULT_JSON, result)
+    return folder, result.model_dump(mode="json")
+
+
+def plan_rescore(project: Project, runs: Path, task: str | None, pocket: str | None,
+                 allow_unfrozen: bool) -> tuple[list[RescoreJob], list[str]]:
+    """Jobs for each rollout folder of ``runs`` (its subfolders, or ``<task>/r<N>/`` of a ``lae run``
+    folder), and the errored rollouts left out."""
+    if is_run_dir(runs):  # a `lae run` folder: <run>/<task>/r<N>/
+        folders = sorted(p for p in runs.glob("*/r*") if p.is_dir() and p.name[1:].isdigit())
+    else:
+        folders = sorted(p for p in runs.iterdir() if p.is_dir())
+    if not folders:
+        raise InvalidInputError("no rollouts", [Problem(str(runs), "no subfolders", mend="one folder per rollout")])
+    jobs, skipped = [], []
+    for folder in folders:
+        hint = read_hint(folder)
+        if hint.status == "error":
+            skipped.append(f"{folder.relative_to(runs).as_posix()}: errored rollout, not scored ({hint.error or 'no cause recorded'})")
+            continue
+        name = hint.task_id or task
+        if not name:
+            raise InvalidInputError("rollout has no task", [Problem(str(folder), "no rollout.json with task_id and no --task",
+                                                                    mend="pass --task or write rollout.json")])
+        jobs.append((str(project.root), name, pocket, allow_unfrozen, str(folder)))
+    return jobs, skipped
+
+
+def rescore(runs: Path, jobs: list[RescoreJob], workers: int,
+            wrap: Callable[[Iterator, int], Iterator] = lambda it, n: it) -> dict[str, dict]:
+    """Score every job (``workers`` processes), write ``summary.json``; ``wrap`` shows progress."""
+    for args in dict.fromkeys(j[:4] for j in jobs):
+        _prepared(*args)  # verify each pocket and index each task once, before any worker starts
+    results: dict[str, dict] = {}
+    for folder, data in wrap(fork_map(_score_rollout, jobs, workers), len(jobs)):
+        results[Path(folder).relative_to(runs).as_posix()] = data
+    summary = {"rollouts": len(results), "results": {
+        name: {"task_id": d["task_id"], "metrics": d["metrics"], "reportable": d["reportable"], "freeze_root": d["freeze_root"]}
+        for name, d in sorted(results.items())}}
+    atomic_write(runs / SUMMARY_JSON, (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode())
+    return summary
