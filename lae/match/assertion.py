@@ -44,7 +44,9 @@ _CUES: dict[str, tuple[str, ...]] = {
               r"warrants? (?:review|consideration|attention|further)", r"depend(?:s|ing)? (?:on|upon)",
               r"(?:should|must|needs? to) (?:also |further |carefully )?be (?:reviewed|evaluated|assessed|considered(?! for)|examined|"
               r"confirmed|checked|monitored|analy[sz]ed)", r"raises? (?:\S+ )?questions?",
-              r"questions? (?:regarding|about|as to)", r"uncertain\S*", r"unclear", r"whether(?! to| or not)"),
+              r"questions? (?:regarding|about|as to)", r"uncertain\S*", r"unclear",
+              r"(?:consider|review|assess|evaluate|determine|confirm|examine|check|question|ask|know|clear|certain|see|as to) "
+              r"whether(?! to| or not)"),
     "disclaim": (r"(?:does|do|did|will|is|are|was|were) not (?:being |yet )?(?:evaluate|evaluated|adopt|adopted|address|"
                  r"addressed|reflect|carried|carry|applied|relied|express|take a view|form a view|reach a (?:view|conclusion)|"
                  r"assess|assessed|analy[sz]e|analy[sz]ed|recalculated|considered|opine)", r"no view", r"not (?:yet )?(?:assessed|"
