@@ -108,6 +108,7 @@ def _patterns() -> dict[str, regex.Pattern]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _count(kind: str, text: str) -> int:
     return len(_patterns()[kind].findall(text))
 
