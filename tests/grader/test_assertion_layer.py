@@ -15,6 +15,7 @@ import pytest
 
 from lae.compiler.compile import compile_pocket
 from lae.grader.anchors import load_anchors
+from lae.grader.contract import grader_source_listing
 from lae.match import _assertion_weights as pinned
 from lae.match.assertion import FEATURE_NAMES, Candidate, applies, features
 from lae.match.engine import analyze_text
@@ -141,3 +142,8 @@ def test_pinned_weights_match_a_fresh_training_run():
     got = subprocess.run([sys.executable, str(TRAIN), "--check"], capture_output=True, text=True, cwd=ROOT)
     assert got.returncode == 0, got.stdout + got.stderr
     assert "weights module up to date" in got.stdout
+
+
+def test_weights_are_part_of_the_grader_identity():
+    assert "  match/_assertion_weights.py\n" in grader_source_listing()
+    assert "  match/assertion.py\n" in grader_source_listing()
