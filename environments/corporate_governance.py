@@ -14,23 +14,23 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: f4269cb49e69ba68ad2f56c33425c769df484ecfe5d43b9e11efb42ddc4eecfc
+# root-sha256: a55392fc44250b51058884fbd59b5873a82021dd741a2500e032551806dc2c94
 # grader-contract: 2
-# grader-source-sha256: d7cb97e3360e0061a52386b9a4212c49e97cfd73b0f57f36e74a3fded1901e96
+# grader-source-sha256: a45eb176d5a9a2360b723b1c56758628332ee5e3fd9e201d013b275560fe4b25
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.192308,"under_credit":0.131737,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
-# fidelity-summary: measured at 19.2% over-credit and 13.2% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.064103,"under_credit":0.173653,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
+# fidelity-summary: measured at 6.4% over-credit and 17.4% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 14f08a39fdf54f47f85d4fa96e65a77520cc48531cdbfeaea15b8cd452be69ec  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# 29a5f275fafafe13940422106d1ca2a2752dd2c3cb6622766fa8e34318381c11  anchors/corporate-governance/evergreen-controller-002.anchors.json
 # 25a29b4137daaafed99ff5e1aeb6a1417a3a110d0fd6538c5653a70fe2629145  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# cffb179ef507368ad7fda94ac0cbbadbff9dd309b4a2142b86c209c49873e7e6  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# 3427b3ffa02a41b000c7c3fb1a589328b6dc5ebdae9259e0736792003c9f2129  anchors/corporate-governance/pioneer-resignation-003.anchors.json
 # 9d4a5b0f12f556e2fa8dbc47cab36ccce37d4b67837aa60e31c7d5d40ec73161  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# 9e1ce3e4705d37738587007d2be39d96889b3ad0fb87c78b1f261067fdfc44f7  anchors/corporate-governance/solstice-committee-005.anchors.json
+# d28bde8028110d9720b9dccbdde72cfb1b57aac89990b6c3209248f45b57b1d3  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf
