@@ -247,6 +247,10 @@ def main() -> int:
         same = WEIGHTS_MODULE.read_text(encoding="utf-8") == text
         print("weights module up to date" if same else f"{WEIGHTS_MODULE}: differs from a fresh training run")
         return 0 if same else 1
+    print("leave-one-matter-out trade-off: threshold  over  under  macro F1")
+    for t in (0.3, 0.4, 0.5, threshold, 0.7, 0.8):
+        a = _sum(tally(rows, cv, t))
+        print(f"  {t:4}  {a['over'] / max(1, a['neg']):6.1%} {a['under'] / max(1, a['pos']):6.1%}  {macro_f1(a):.3f}")
     report("rule alone", rows, cv, None)
     report(f"rule + layer, leave-one-matter-out (threshold {threshold})", rows, cv, threshold)
     full = {i: predict(w, r.features) for i, r in enumerate(rows) if r.judged}
