@@ -14,12 +14,12 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket ai-law
 # environment-module: ai_law
 # manifest-version: 1
-# root-sha256: f602ed3b278497867301fe98c2709cb8e515e0bb78ec2d04afc7c876ddadfc2a
+# root-sha256: bff64642fa89c43f18d9fec45ad2861dc99f0cde8888c6b325c6bd61f3581cc5
 # grader-contract: 2
-# grader-source-sha256: 0b79818696c0e9aa6925d2157c823463a9755ca30932d84265b91e70a3f8c48c
+# grader-source-sha256: a45eb176d5a9a2360b723b1c56758628332ee5e3fd9e201d013b275560fe4b25
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.192308,"under_credit":0.083832,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}
-# fidelity-summary: measured at 19.2% over-credit and 8.4% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.025641,"under_credit":0.101796,"validation_sha256":"ef27393d5ddf7ec9260328c8cb6bd8a997c2f78dd66c0dc4682ff6a30272af2d"}
+# fidelity-summary: measured at 2.6% over-credit and 10.2% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

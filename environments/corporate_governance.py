@@ -14,12 +14,12 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket corporate-governance
 # environment-module: corporate_governance
 # manifest-version: 1
-# root-sha256: 3a60d15c7e8b3ee09670215319bfc4d6708eea59e76abff073da1c89fefc813b
+# root-sha256: a55392fc44250b51058884fbd59b5873a82021dd741a2500e032551806dc2c94
 # grader-contract: 2
-# grader-source-sha256: 0b79818696c0e9aa6925d2157c823463a9755ca30932d84265b91e70a3f8c48c
+# grader-source-sha256: a45eb176d5a9a2360b723b1c56758628332ee5e3fd9e201d013b275560fe4b25
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.192308,"under_credit":0.143713,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
-# fidelity-summary: measured at 19.2% over-credit and 14.4% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.064103,"under_credit":0.173653,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
+# fidelity-summary: measured at 6.4% over-credit and 17.4% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -14,12 +14,12 @@ by hand; nothing outside it is ever touched by freeze.
 # command: lae freeze --pocket employment-law
 # environment-module: employment_law
 # manifest-version: 1
-# root-sha256: 644170edfecc58d020e77ebece736e66d8f83099fee30342ab387847ce7e1d29
+# root-sha256: 23ba4ffa262e2c34c0055b112aa3a01b1a2c5d36f96aa0defe2145572afa7a3a
 # grader-contract: 2
-# grader-source-sha256: 0b79818696c0e9aa6925d2157c823463a9755ca30932d84265b91e70a3f8c48c
+# grader-source-sha256: a45eb176d5a9a2360b723b1c56758628332ee5e3fd9e201d013b275560fe4b25
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.292683,"under_credit":0.159509,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}
-# fidelity-summary: measured at 29.3% over-credit and 16.0% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.036585,"under_credit":0.165644,"validation_sha256":"5ade946e4bf8bee8ab3eea56fbdc5a5a1adfa30053d1ed46d50c431abdc12e84"}
+# fidelity-summary: measured at 3.7% over-credit and 16.6% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
