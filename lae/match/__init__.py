@@ -11,5 +11,6 @@ It imports neither ``lae.compiler`` nor ``lae.grader`` (both import it):
 * :mod:`~lae.match.cues` / :mod:`~lae.match.polarity` -- assertion: negated, dismissed, hedged, reported...;
 * :mod:`~lae.match.masking` -- quote masking;
 * :mod:`~lae.match.evidence` -- typed evidence;
+* :mod:`~lae.match.assertion` -- the learned assertion layer (pinned weights in ``_assertion_weights``);
 * :mod:`~lae.match.engine` -- the credit rule over all of the above.
 """

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 
 import regex
 
+from lae.match import assertion as assertion_model
 from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
@@ -464,12 +465,29 @@ def _support(scan: _Scan, f: FindingSpec, m: _Matches, blocks: set[int]) -> tupl
     return severity, remediation, record
 
 
-def _finding_outcome(judge: _FindingJudge) -> FindingOutcome:
+def _crowd(judges: dict[str, _FindingJudge]) -> dict[str, int]:
+    """For each finding, how many other findings had a credit candidate in its candidate blocks."""
+    by_block: dict[int, set[str]] = {}
+    for j in judges.values():
+        for c in j.candidates:
+            by_block.setdefault(c.block, set()).add(j.f.id)
+    return {fid: len(set().union(*(by_block[c.block] for c in j.candidates)) - {fid}) if j.candidates else 0
+            for fid, j in judges.items()}
+
+
+def _finding_outcome(judge: _FindingJudge, crowd: int = 0) -> FindingOutcome:
     scan, f = judge.scan, judge.f
     if judge.candidates:
         c = min(judge.candidates, key=lambda c: c.unit)
+        model = assertion_model.score(scan.seg, [assertion_model.Candidate(x.unit, x.block, tuple(x.hits)) for x in judge.candidates],
+                                crowd)
+        if model.vetoed:  # the rule proposes, the assertion model vetoes (lae.match.assertion)
+            ev = _evidence(scan, c.unit, c.hits, assertion_model.explain(model), "assertion model")
+            return FindingOutcome(id=f.id, status="not-asserted", near_miss=ev.model_copy(update={"model": model}),
+                                  example=_example(f))
         sev, rem, rec = _support(scan, f, judge.m, {x.block for x in judge.candidates})
-        ev = _evidence(scan, c.unit, c.hits, "asserts the problem, names the subject, not dismissed")
+        ev = _evidence(scan, c.unit, c.hits, "asserts the problem, names the subject, not dismissed; "
+                       + assertion_model.explain(model)).model_copy(update={"model": model})
         return FindingOutcome(id=f.id, credited=True, status="credited", credit=ev, severity_window=sev,
                               remediation_window=rem, record_window=rec)
     for status in _MISS_ORDER:
@@ -538,8 +556,9 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     judges = {f.id: _FindingJudge(scan, f, matches[f.id], dismissed[f.id]) for f in spec.findings}
     for j in judges.values():
         j.run()
+    crowd = _crowd(judges)
     _assign(judges)
-    findings = [_finding_outcome(judges[f.id]) for f in spec.findings]
+    findings = [_finding_outcome(judges[f.id], crowd[f.id]) for f in spec.findings]
     distractors = [_distractor(scan, d) for d in spec.distractors]
     claims = [_claim(scan, c) for c in spec.claims]
     return TextAnalysis(seg, findings, distractors, claims, scan.timeouts)

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["HitCategory", "KernelHit", "KernelEvidence", "FindingStatus", "FindingOutcome", "DistractorOutcome",
+__all__ = ["HitCategory", "KernelHit", "AssertionScore", "KernelEvidence", "FindingStatus", "FindingOutcome", "DistractorOutcome",
            "ClaimOutcome"]
 
 HitCategory = Literal["subject", "problem", "citation", "dismissal", "severity", "remediation", "record",
@@ -29,12 +29,22 @@ class KernelHit(_Model):
     end: int
 
 
+class AssertionScore(_Model):
+    """The learned assertion layer's view of a credit (lae.match.assertion)."""
+
+    probability: float = Field(description="Probability that the discussion asserts the finding.")
+    threshold: float
+    features: dict[str, float] = Field(description="The feature vector the probability came from.")
+    vetoed: bool = Field(description="The rule credited; the model's probability fell below the threshold.")
+
+
 class KernelEvidence(_Model):
     start: int = Field(description="Start of the discussion unit (normalized offsets).")
     end: int
     hits: list[KernelHit]
     reason: str
     assertion: str | None = Field(default=None, description="Why the unit does not assert (cue kind: cue), if so.")
+    model: AssertionScore | None = Field(default=None, description="The assertion model's score, for a rule credit.")
 
 
 class FindingOutcome(_Model):

@@ -1,0 +1,293 @@
+"""Train the learned assertion layer (lae.match.assertion) on labelled validation memos.
+
+For every (memo, finding) of the development sets whose finding the credit rule credits, the
+engine's assertion features are extracted (the engine attaches them to the evidence); labels:
+RAISED = 1, NOT_RAISED / DISMISSED = 0. An L2-regularised logistic regression is fitted by
+Newton's method (fixed iterations, plain Python: deterministic, no numpy at run time), its
+threshold chosen on leave-one-matter-out predictions, and the weights written as the generated
+module ``lae/match/_assertion_weights.py`` (hashed into the grader identity with every scoring
+module). Prints leave-one-matter-out over-/under-credit per memo kind and macro F1, rule alone
+against rule + layer, and the in-sample figures.
+
+    python bench/train_assertion.py [--memos DIR ...] [--check]
+
+Training data (the default): the project's first validation batch (memo ids A–G under
+``keys_private/*/validation/``) and ``../shared/fidelity``. The second batch (ids A2–G2) is
+held out: it measures the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
+replaces the shared development set by other folders in its layout.
+
+``--check`` regenerates the module in memory and exits 1 if it differs from the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the key compiled in memory)
+
+from lae.grader.deliverables import read_deliverable  # noqa: E402
+from lae.fsio import atomic_write  # noqa: E402
+from lae.match.assertion import FEATURE_NAMES, applies  # noqa: E402
+from lae.match.engine import analyze_text  # noqa: E402
+from lae.match.normalize import normalize  # noqa: E402
+from lae.project import Project  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
+DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
+TRAIN_IDS = frozenset("ABCDEFG")  # the first validation batch; the second (A2 ... G2) is held out
+L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
+NEWTON_STEPS = 30
+THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
+
+
+@dataclass(frozen=True)
+class Row:
+    matter: str
+    kind: str
+    finding: str
+    raised: bool
+    rule_credit: bool
+    features: tuple[float, ...]
+
+    @property
+    def judged(self) -> bool:
+        """The model judges this row: the rule credits and the discussion hedges."""
+        return self.rule_credit and applies(dict(zip(FEATURE_NAMES, self.features)))
+
+
+def _project_memos(project: Project):
+    """(task, kind, .docx files, labels) of the first validation batch of every matter."""
+    for labels_path in sorted(project.root.glob("keys_private/*/validation/*/labels.yaml")):
+        folder = labels_path.parent
+        data = yaml.safe_load(labels_path.read_text(encoding="utf-8"))
+        for memo_id, memo in sorted(data["memos"].items()):
+            if memo_id in TRAIN_IDS:
+                yield (folder.parent.parent.name, folder.name, memo["kind"], sorted((folder / memo_id).glob("*.docx")),
+                       {k: v["label"] for k, v in memo["labels"].items()})
+
+
+def _folder_memos(root: Path):
+    """(task, kind, .docx files, labels) of a folder in the layout of ../shared/fidelity."""
+    for pocket, task, folder in _matters(root):
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        for kind, lab in sorted(labels.items()):
+            yield pocket, task, kind, sorted((folder / kind).glob("*.docx")), lab
+
+
+def collect(roots: list[str], project: Project) -> tuple[list[Row], float]:
+    """One row per (memo, finding); features only where the rule credits. Returns rows and the
+    mean analysis time per memo (ms)."""
+    rows: list[Row] = []
+    elapsed, memos = 0.0, 0
+    sources = [_project_memos(project), *(_folder_memos(Path(r)) for r in roots)]
+    for pocket, task, kind, files, lab in (m for source in sources for m in source):
+        ctx = _context(project, pocket, task)
+        for path in files:
+            text = read_deliverable(path, path.name).text or ""
+            norm = normalize(text)
+            t0 = time.perf_counter()
+            analysis = analyze_text(ctx.anchors.match_spec(), text, ctx.index.mask(norm), norm=norm)
+            elapsed += time.perf_counter() - t0
+            memos += 1
+            for f in analysis.findings:
+                ev = f.credit or f.near_miss
+                model = ev.model if ev is not None else None
+                feats = tuple(model.features[k] for k in FEATURE_NAMES) if model else ()
+                rows.append(Row(task, kind, f.id, lab[f.id] == "RAISED", model is not None, feats))
+    return rows, 1000 * elapsed / max(1, memos)
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """Gauss-Jordan elimination with partial pivoting (a is positive definite here)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: (abs(m[r][col]), -r))
+        m[col], m[piv] = m[piv], m[col]
+        d = m[col][col]
+        m[col] = [x / d for x in m[col]]
+        for r in range(n):
+            if r != col and m[r][col] != 0.0:
+                f = m[r][col]
+                m[r] = [x - f * y for x, y in zip(m[r], m[col])]
+    return [m[i][n] for i in range(n)]
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def fit(xs: list[tuple[float, ...]], ys: list[bool]) -> list[float]:
+    """Class-balanced, L2-regularised logistic regression; returns [bias, w1, ...]."""
+    n, k = len(xs), len(xs[0]) + 1
+    pos = sum(ys)
+    cw = {True: n / (2.0 * max(1, pos)), False: n / (2.0 * max(1, n - pos))}
+    xb = [(1.0,) + x for x in xs]
+    w = [0.0] * k
+    for _ in range(NEWTON_STEPS):
+        grad = [0.0 if j == 0 else L2 * w[j] for j in range(k)]
+        hess = [[(L2 if i == j and i > 0 else (1e-9 if i == j else 0.0)) for j in range(k)] for i in range(k)]
+        for x, y in zip(xb, ys):
+            p = _sigmoid(sum(a * b for a, b in zip(w, x)))
+            c = cw[y]
+            r = c * (p - float(y))
+            s = c * p * (1.0 - p)
+            for i in range(k):
+                grad[i] += r * x[i]
+                if s and x[i]:
+                    si = s * x[i]
+                    hi = hess[i]
+                    for j in range(k):
+                        hi[j] += si * x[j]
+        step = _solve(hess, grad)
+        w = [a - b for a, b in zip(w, step)]
+    return w
+
+
+def predict(w: list[float], x: tuple[float, ...]) -> float:
+    return _sigmoid(w[0] + sum(a * b for a, b in zip(w[1:], x)))
+
+
+def tally(rows: list[Row], probs: dict[int, float], threshold: float | None) -> dict[str, dict[str, int]]:
+    """Per kind: over (credited, not RAISED), neg, under (RAISED, not credited), pos."""
+    t: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for i, r in enumerate(rows):
+        credited = r.rule_credit and (threshold is None or not r.judged or probs[i] >= threshold)
+        k = t[r.kind]
+        if r.raised:
+            k["pos"] += 1
+            k["under"] += not credited
+            k["tp"] += credited
+        else:
+            k["neg"] += 1
+            k["over"] += credited
+    return t
+
+
+def _sum(t: dict[str, dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for k in t.values():
+        for name, v in k.items():
+            out[name] += v
+    return out
+
+
+def macro_f1(a: dict[str, int]) -> float:
+    """Mean of the F1 of 'credited = RAISED' and of 'not credited = not RAISED'."""
+    tp, fp, fn = a["tp"], a["over"], a["under"]
+    tn = a["neg"] - a["over"]
+    f_pos = 2 * tp / max(1, 2 * tp + fp + fn)
+    f_neg = 2 * tn / max(1, 2 * tn + fn + fp)
+    return (f_pos + f_neg) / 2
+
+
+def _balanced_error(rows: list[Row], probs: dict[int, float], threshold: float) -> float:
+    a = _sum(tally(rows, probs, threshold))
+    return a["over"] / max(1, a["neg"]) + a["under"] / max(1, a["pos"])
+
+
+def lomo(rows: list[Row]) -> dict[int, float]:
+    """Leave-one-matter-out probabilities for every rule-credited row."""
+    out: dict[int, float] = {}
+    for matter in sorted({r.matter for r in rows}):
+        train = [r for r in rows if r.judged and r.matter != matter]
+        w = fit([r.features for r in train], [r.raised for r in train])
+        for i, r in enumerate(rows):
+            if r.judged and r.matter == matter:
+                out[i] = predict(w, r.features)
+    return out
+
+
+def choose_threshold(rows: list[Row], probs: dict[int, float]) -> float:
+    return min(THRESHOLDS, key=lambda t: (round(_balanced_error(rows, probs, t), 9), t))
+
+
+def report(title: str, rows: list[Row], probs: dict[int, float], threshold: float | None) -> None:
+    t = tally(rows, probs, threshold)
+    print(title)
+    print("  kind  over-credit      under-credit")
+    for kind in sorted(t):
+        k = t[kind]
+        over = f"{k['over']}/{k['neg']}" + (f" {k['over'] / k['neg']:.0%}" if k["neg"] else "")
+        under = f"{k['under']}/{k['pos']}" + (f" {k['under'] / k['pos']:.0%}" if k["pos"] else "")
+        print(f"  {kind:5} {over:16} {under:16}")
+    a = _sum(t)
+    print(f"  all   over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}  "
+          f"macro F1 {macro_f1(a):.3f}")
+
+
+def digest(rows: list[Row]) -> str:
+    data = [[r.matter, r.kind, r.finding, r.raised, r.rule_credit, list(r.features)] for r in rows]
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def module_text(w: list[float], threshold: float, rows: list[Row]) -> str:
+    train = [r for r in rows if r.judged]
+    lines = [
+        '"""Pinned weights of the learned assertion layer (lae.match.assertion). GENERATED: do not edit.',
+        "",
+        "Generated by ``python bench/train_assertion.py``: class-balanced L2 logistic regression",
+        f"(L2={L2!r}, {NEWTON_STEPS} Newton steps) on {len(train)} rule-credited, hedged (memo, finding) pairs of",
+        f"{len({(r.matter, r.kind) for r in rows})} labelled validation memos of {len({r.matter for r in rows})} matters;"
+        " threshold chosen on leave-one-matter-out predictions.",
+        f"Training-set digest (sha256 of the feature rows and labels): {digest(rows)}",
+        '"""',
+        "",
+        f"BIAS = {w[0]!r}",
+        f"THRESHOLD = {threshold!r}",
+        "WEIGHTS: dict[str, float] = {",
+    ]
+    lines += [f"    {name!r}: {val!r}," for name, val in sorted(zip(FEATURE_NAMES, w[1:]))]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memos", action="append", help="a development set root (repeatable)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the weights module would change")
+    args = parser.parse_args()
+    rows, ms = collect(args.memos or list(DEFAULT_MEMOS), Project.at(None))
+    credited = [r for r in rows if r.judged]
+    print(f"{len(rows)} (memo, finding) pairs, {sum(r.rule_credit for r in rows)} rule-credited, {len(credited)} of "
+          f"them in a hedged discussion ({sum(not r.raised for r in credited)} not RAISED); analysis {ms:.0f} ms/memo")
+    cv = lomo(rows)
+    threshold = choose_threshold(rows, cv)
+    w = fit([r.features for r in credited], [r.raised for r in credited])
+    text = module_text(w, threshold, rows)
+    if args.check:
+        same = WEIGHTS_MODULE.read_text(encoding="utf-8") == text
+        print("weights module up to date" if same else f"{WEIGHTS_MODULE}: differs from a fresh training run")
+        return 0 if same else 1
+    print("leave-one-matter-out trade-off: threshold  over  under  macro F1")
+    for t in (0.3, 0.4, 0.5, threshold, 0.7, 0.8):
+        a = _sum(tally(rows, cv, t))
+        print(f"  {t:4}  {a['over'] / max(1, a['neg']):6.1%} {a['under'] / max(1, a['pos']):6.1%}  {macro_f1(a):.3f}")
+    report("rule alone", rows, cv, None)
+    report(f"rule + layer, leave-one-matter-out (threshold {threshold})", rows, cv, threshold)
+    full = {i: predict(w, r.features) for i, r in enumerate(rows) if r.judged}
+    report("rule + layer, in-sample (all training memos)", rows, full, threshold)
+    print("weights (bias first):")
+    print(f"  bias {w[0]:+.3f}")
+    for name, val in sorted(zip(FEATURE_NAMES, w[1:]), key=lambda t: -abs(t[1])):
+        print(f"  {name:26} {val:+.3f}")
+    atomic_write(WEIGHTS_MODULE, text.encode("utf-8"))
+    print(f"wrote {WEIGHTS_MODULE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

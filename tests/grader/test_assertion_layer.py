@@ -1,0 +1,153 @@
+"""The learned assertion layer (lae.match.assertion): features on our own sentences, the veto
+hook in the engine on the fixture matter, the evidence carrying features and probability,
+and the pinned weights regenerating byte-identically."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lae.compiler.compile import compile_pocket
+from lae.grader.anchors import load_anchors
+from lae.freeze.identity import derive_identity
+from lae.match import _assertion_weights as pinned
+from lae.match.assertion import FEATURE_NAMES, Candidate, applies, features
+from lae.match.engine import analyze_text
+from lae.match.normalize import normalize
+from lae.match.segment import segment
+from lae.project import Project
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "fixtures" / "tree"
+TRAIN = ROOT / "bench" / "train_assertion.py"
+
+
+def feats(text: str, problem: str = "", subject: str = "", crowd: int = 0) -> dict[str, float]:
+    """Features of the first unit of ``text`` as a credit candidate (hits located by substring)."""
+    norm = normalize(text)
+    seg = segment(text, (), norm)
+    hits = []
+    for cat, term in (("problem", problem), ("subject", subject)):
+        if term:
+            at = seg.text.index(term.lower())
+            hits.append((at, at + len(term), cat, term))
+    return features(seg, [Candidate(0, seg.units[0].block, tuple(hits))], crowd)
+
+
+def test_hedged_generic_recital_versus_evaluative_stance():
+    hedged = feats("The supply terms in Clause 12 and Clause 14 could create significant exposure and should be reviewed.")
+    assert hedged["u_hedge"] == 1 and hedged["u_generic"] == 1 and hedged["d_hedge"] > 0 and applies(hedged)
+    assert hedged["u_evaluative"] == 0 and hedged["u_stance"] == 0
+    firm = feats("In our view the exclusivity clause is unenforceable because the statute prohibits it.")
+    assert firm["u_hedge"] == 0 and firm["u_evaluative"] == 1 and firm["u_stance"] == 1 and firm["u_reasoning"] == 1
+    assert not applies(firm)  # no hedge: the rule's verdict stands
+    assert set(firm) == set(FEATURE_NAMES)
+
+
+def test_modal_of_ability_and_month_may_are_not_hedges():
+    assert feats("She could keep working with a stool, so the forced leave violates the statute.")["u_hedge"] == 0
+    assert feats("The notice went out on May 12, 2024, two weeks late.")["u_hedge"] == 0
+    assert feats("The fee could give rise to liability for the agent.")["u_hedge"] == 1
+
+
+def test_citation_only_enumeration_and_subject_problem():
+    cite = feats("Sections 301, 302, 305, 310, 312 and 318 of the code, including section 305, apply here.",
+                 problem="section 305")
+    assert cite["u_citation_only"] == 1 and cite["u_enumeration"] > 0.5
+    both = feats("The Dover lease is void for want of a signature.", problem="void", subject="Dover lease")
+    assert both["u_subject_and_problem"] == 1 and both["u_citation_only"] == 0
+    assert feats("Is the Dover lease void?")["d_question"] == 1
+    assert feats("The Dover lease is void.", crowd=8)["crowd"] == 1.0
+
+
+@pytest.fixture(scope="module")
+def spec(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tree") / "tree"
+    shutil.copytree(FIXTURE, root)
+    project = Project.at(root)
+    compile_pocket(project, "fixture")
+    return load_anchors(project.anchors_path("fixture", "harbor-lease-001")).match_spec()
+
+
+KITCHEN_SINK = ("The renewal option deadline in Section 9.1 is June 30, 2025, and the lease was signed on March 3, "
+                "2019. The renewal option, Section 9.1 and the June 30, 2025 date could potentially create "
+                "significant exposure, depending on the circumstances, and should be reviewed.")
+ASSERTED = ("The renewal notice must go out by June 30, 2025; if that deadline lapses the client will lose the "
+            "premises, so we recommend serving it this week.")
+
+
+def test_hook_vetoes_hedged_kitchen_sink_and_keeps_asserted(spec):
+    if not pinned.WEIGHTS:
+        pytest.skip("weights not trained (placeholder module)")
+    sink = analyze_text(spec, KITCHEN_SINK).finding("F1")
+    assert not sink.credited and sink.status == "not-asserted"
+    ev = sink.near_miss
+    assert ev.model is not None and ev.model.vetoed and ev.model.probability < ev.model.threshold
+    assert ev.reason.startswith("assertion model: ") and " < " in ev.reason and ev.assertion == "assertion model"
+    kept = analyze_text(spec, ASSERTED).finding("F1")
+    assert kept.credited and kept.credit.model is not None and not kept.credit.model.vetoed
+    assert "assertion model" in kept.credit.reason
+
+
+def test_evidence_carries_features_and_probability(spec):
+    out = analyze_text(spec, ASSERTED).finding("F1").credit
+    assert tuple(out.model.features) == FEATURE_NAMES
+    assert 0.0 <= out.model.probability <= 1.0 and out.model.threshold == pinned.THRESHOLD
+    again = analyze_text(spec, ASSERTED).finding("F1").credit
+    assert again.model_dump() == out.model_dump()
+
+
+def _load_trainer():
+    sys.path.insert(0, str(TRAIN.parent))
+    try:
+        return importlib.import_module("train_assertion")
+    finally:
+        sys.path.remove(str(TRAIN.parent))
+
+
+def test_training_is_deterministic_and_the_module_regenerates_identically(tmp_path):
+    """Fitting on the same rows gives the same bytes, in-process and under another hash seed."""
+    tr = _load_trainer()
+    n = len(FEATURE_NAMES)
+    rows = [tr.Row(f"m{i % 3}", "ABG"[i % 3], f"F{i % 5}", i % 4 != 0, True,
+                   tuple(round(((i * 7 + j * 3) % 11) / 10, 3) for j in range(n))) for i in range(60)]
+    w = tr.fit([r.features for r in rows], [r.raised for r in rows])
+    text = tr.module_text(w, 0.5, rows)
+    assert text == tr.module_text(tr.fit([r.features for r in rows], [r.raised for r in rows]), 0.5, rows)
+    assert "Training-set digest" in text and "GENERATED" in text
+    script = (f"import sys; sys.path.insert(0, {str(TRAIN.parent)!r}); import train_assertion as tr\n"
+              f"n = {n}\n"
+              "rows = [tr.Row(f'm{i % 3}', 'ABG'[i % 3], f'F{i % 5}', i % 4 != 0, True, "
+              "tuple(round(((i * 7 + j * 3) % 11) / 10, 3) for j in range(n))) for i in range(60)]\n"
+              "w = tr.fit([r.features for r in rows], [r.raised for r in rows])\n"
+              "sys.stdout.write(tr.module_text(w, 0.5, rows))\n")
+    for seed in ("0", "12345"):
+        got = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}, cwd=ROOT)
+        assert got.stdout == text
+    # the generated module is valid Python whose weights are the fitted ones
+    ns: dict = {}
+    exec(compile(text, "w.py", "exec"), ns)
+    assert ns["BIAS"] == w[0] and ns["WEIGHTS"] == dict(zip(FEATURE_NAMES, w[1:])) and ns["THRESHOLD"] == 0.5
+
+
+SHARED_FIDELITY = ROOT.parent / "shared" / "fidelity"
+
+
+@pytest.mark.skipif(not SHARED_FIDELITY.is_dir(), reason=f"the development set {SHARED_FIDELITY} is not present")
+def test_pinned_weights_match_a_fresh_training_run():
+    got = subprocess.run([sys.executable, str(TRAIN), "--check"], capture_output=True, text=True, cwd=ROOT)
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert "weights module up to date" in got.stdout
+
+
+def test_weights_are_part_of_the_grader_identity():
+    identity = derive_identity().identity
+    assert identity is not None
+    assert {"lae.match._assertion_weights", "lae.match.assertion"} <= {m.name for m in identity.modules}
