@@ -51,7 +51,7 @@ def main() -> None:
     jsonschema.validate(data, json.loads((REPO / "schemas" / "fidelity.schema.json").read_text(encoding="utf-8")))
     report = FidelityReport.model_validate(data)
     command = "python docs/build_fidelity_report.py" + (f" --memos {opts.memos}" if opts.memos else "")
-    body = render_markdown(report, title="Grader fidelity: the baseline", command=command)
+    body = render_markdown(report, title="Grader fidelity (grader v2: rule engine and learned assertion layer)", command=command)
     atomic_write(opts.out, body.encode("utf-8"))
     print(f"wrote {opts.out.relative_to(REPO) if opts.out.is_relative_to(REPO) else opts.out}: "
           f"{report.totals.memos} memos, {len(report.disagreements)} disagreements")

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 5de6a2ec2b906342efb4350dd657f146d441681e86c8a20a1f22ebafb06ce5cc
+# root-sha256: 5a3ece6d58a3e00f946980802496773f423c59edb83bc378b7b7ee45a6989e8e
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -35,7 +35,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: c247d86bd18409e967a1f16e359146d0bd84953360ad37748736b303cb079750 lae.freeze
 # module: 54eb21f29eaab3638d520c32cc76c6389e13f5f08571e02f4a9fe6fe8795b17b lae.freeze._fs
 # module: 9169563a0601803adc43d3f5349a94bdb076a8985f769dc92872337427c67af8 lae.freeze.freezer
-# module: 58a906c5a1414e5e320b67332b91207a6f6bc08ff5bceae87abfee7ed90b804c lae.freeze.gate
+# module: f17f17a6435f385563691fa629820e126070ced54a2815035d3112a449508dd8 lae.freeze.gate
 # module: 23cb7e16f271bc2aa3a9d03451979144f3cb0f8b25152884acb3b44fa1547323 lae.freeze.identity
 # module: 1fd73e91c89523eeed7fe5ecb34b9f460f0edcbf7d819e9299ad201b39790c66 lae.freeze.manifest
 # module: c12321170d7bad2a4a60a90819b6e70a54a5be31347666024b760212af8616df lae.freeze.stamp
@@ -50,10 +50,12 @@ by hand; nothing outside it is ever touched by freeze.
 # module: b4fef51ee4cc6c849e579c998535d8cdf242eaef9bc7d3fd5b05d45604bf54c1 lae.grader.results
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
-# module: 914089001ee3d46168e1f094d98dcbf7abecf84bd03520f40d8171a66503a410 lae.match
+# module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
+# module: 660e02428cf2215552c9f5cb4701c343f7d0834830160f89a155976ecb8a4cdb lae.match._assertion_weights
+# module: f852227629f8a6f6a2f9de6245a413be659e5eb6bfe670e280b9406b359c0860 lae.match.assertion
 # module: f25863d9f215bfdf378fa840ef768416960a2597599aae5e212eac5f7a7aaf63 lae.match.cues
-# module: ad5c9451a9985185ad0400dc150e6c793b11adec5befba00cb6e47f8f43c8ab7 lae.match.engine
-# module: 9358b20e95c2f389f63b8620ec81b8d37ef8ab96d927f3b3879ac20773d6d5ab lae.match.evidence
+# module: 234b52075e1a7b5b2733ed620094391c26dfaf9708b20f0a72d623f11d796b89 lae.match.engine
+# module: 540c35bc97af95654d30e5824b0748bcff9e6cc8e40609dca7564d3decd31117 lae.match.evidence
 # module: 0d39b0e323fe35358b04347e15d20b0dc74cbf396184b171fd1c1eeffcd90da1 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
@@ -64,8 +66,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":245,"max_over_credit":0.02,"max_under_credit":0.1,"memos":35,"met":false,"over_credit":0.192308,"under_credit":0.143713,"validation_sha256":"0ad9370c0586b25023e82141d5bcc96bf275399bc22e69ac927d601d7b67764f"}
-# fidelity-summary: measured at 19.2% over-credit and 14.4% under-credit on 35 labelled memos (245 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.13245,"under_credit":0.20059,"validation_sha256":"7bb9e115dc74e8d565622fe34f5bd380704ded41cdafef58725ccdd7addb568b"}
+# fidelity-summary: measured at 13.2% over-credit and 20.1% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
