@@ -55,11 +55,14 @@ def _verify_ignores(suffix: str) -> Mutation:
         ("tests/test_verify_file_kinds.py",))
 
 
+def _prepend(name: str, path: str, signature: str, body: str, tests: tuple[str, ...]) -> Mutation:
+    """A breakage that makes a function return early: ``body`` goes first under ``signature``."""
+    return Mutation(name, path, signature, f"{signature}{body}", tests)
+
+
 MUTATIONS: tuple[Mutation, ...] = (
-    Mutation("quote masking is a no-op", "grader/masking.py",
-             "    def mask(self, norm: NormalizedText) -> list[tuple[int, int]]:\n",
-             "    def mask(self, norm: NormalizedText) -> list[tuple[int, int]]:\n        return []\n\n"
-             "    def _unused_mask(self, norm: NormalizedText) -> list[tuple[int, int]]:\n",
+    _prepend("quote masking is a no-op", "lae/match/masking.py",
+             "    def mask(self, norm: NormalizedText) -> list[tuple[int, int]]:\n", "        return []\n",
              ("tests/grader/test_masking_contract.py",)),
     *(_verify_ignores(s) for s in (".docx", ".pdf", ".xlsx", ".eml", ".txt", ".json")),
     Mutation("reward weights changed (0.6 -> 0.7 on recall)", "grader/score.py",
@@ -79,6 +82,44 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    if problems:\n        raise CompileError(f\"private prose would leak from {where}\", problems)",
              "    if problems and False:\n        raise CompileError(f\"private prose would leak from {where}\", problems)",
              ("tests/compiler/test_compile.py",)),
+    Mutation("polarity off (every sentence asserts)", "lae/match/polarity.py",
+             "    def asserts(self) -> bool:\n        return self.kind is None",
+             "    def asserts(self) -> bool:\n        return True",
+             ("tests/grader/test_rule_v2.py",)),
+    _prepend("dismissal off", "lae/match/polarity.py",
+             "def dismissal_cues_by_unit(text: str, units: Sequence[tuple[int, int]]) -> dict[int, str]:\n",
+             "    return {}\n", ("tests/grader/test_rule_v2.py",)),
+    _prepend("keyword-list (salad) check off", "lae/match/polarity.py",
+             "def is_keyword_list(text: str) -> bool:\n", "    return False\n", ("tests/grader/test_rule_v2.py",)),
+    Mutation("distractor escalation always on", "lae/match/engine.py",
+             "        if live or esc:\n", "        if True:\n", ("tests/grader/test_rule_v2.py",)),
+    Mutation("prohibited claims never made", "lae/match/engine.py",
+             "            return ClaimOutcome(id=c.id, made=True,", "            return ClaimOutcome(id=c.id, made=False,",
+             ("tests/grader/test_rule_v2.py",)),
+    Mutation("red team off", "compiler/compile.py",
+             "    if problems:\n        raise CalibrationError(f\"red team failed for {where}\", problems)",
+             "    if problems and False:\n        raise CalibrationError(f\"red team failed for {where}\", problems)",
+             ("tests/compiler/",)),
+    Mutation("grader identity ignores a module (lae.match.terms)", "freeze/identity.py",
+             "        modules=tuple(ModuleDigest(name=s.name, sha256=hashlib.sha256(s.data).hexdigest()) for s in sources),",
+             "        modules=tuple(ModuleDigest(name=s.name, sha256=hashlib.sha256(s.data).hexdigest()) for s in sources\n"
+             "                      if s.name != 'lae.match.terms'),",
+             ("tests/test_freeze_grader_identity.py",)),
+    Mutation("low-fidelity release reportable", "freeze/gate.py",
+             "    if report.ok and report.fidelity is not None and not report.fidelity.met:",
+             "    if False:", ("tests/test_demo.py", "tests/fidelity/")),
+    _prepend("run reply-size limit off", "lae/chat.py",
+             "    def _read_body(self, response: http.client.HTTPResponse, deadline: float) -> bytes:\n",
+             "        return response.read()\n", ("tests/security/test_run_bounds.py",)),
+    _prepend("secrets redaction off", "lae/chat.py",
+             "def redact(text: str, secrets: tuple[str, ...] | list[str] = ()) -> str:\n",
+             "    return text\n", ("tests/security/test_secrets.py",)),
+    _prepend("bulleted inventory check off", "lae/match/engine.py",
+             "    def _inventory(self, run: list[int]) -> bool:\n", "        return False\n",
+             ("tests/pockets/test_attacks_every_matter.py",)),
+    _prepend("email header limits off", "grader/documents.py",
+             "def _check_headers(part: Message) -> None:\n", "    return None\n",
+             ("tests/security/test_document_limits.py",)),
 )
 
 

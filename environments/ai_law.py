@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 2f228b388594d284cf1b1a57809cf684a6b0b72f3bae11a126fee7e2b5f6cc0e
+# root-sha256: 6a37aab4e65a4af0be7a7103100757b1f8b5be180d6c1f56bbd71d71e99feb93
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,13 +53,13 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: 660e02428cf2215552c9f5cb4701c343f7d0834830160f89a155976ecb8a4cdb lae.match._assertion_weights
 # module: f852227629f8a6f6a2f9de6245a413be659e5eb6bfe670e280b9406b359c0860 lae.match.assertion
-# module: f25863d9f215bfdf378fa840ef768416960a2597599aae5e212eac5f7a7aaf63 lae.match.cues
-# module: 234b52075e1a7b5b2733ed620094391c26dfaf9708b20f0a72d623f11d796b89 lae.match.engine
+# module: b39f5c7553e043911c3792505f1cc9ad4fd33be600a26a35c46ce17c2918f58b lae.match.cues
+# module: a62f3604138bac972198ccd672a74213f59e6519666c3f0e168f4a4271596e43 lae.match.engine
 # module: 540c35bc97af95654d30e5824b0748bcff9e6cc8e40609dca7564d3decd31117 lae.match.evidence
 # module: 0d39b0e323fe35358b04347e15d20b0dc74cbf396184b171fd1c1eeffcd90da1 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
-# module: 7c108bb9b3d6fa09fb639fb59ea83446dba057b72c6a5b0892b39e367cc9c20c lae.match.polarity
+# module: ecd5780ae0d02c19b987334bde98667f17494ddce009c5d96830d73115537505 lae.match.polarity
 # module: 932432b5ec33a963dbb8d36c89d766f5195fa27a799ca09cff64d86678b06469 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 80ded0468afc6159d17f99de650c693cb0d57e351ac64fd6e70fdca04fc64bf6 lae.match.terms

@@ -164,7 +164,7 @@ REPORTED: tuple[str, ...] = (
     r"believed", r"told", r"tells", r"asserts?", r"asserted", r"claims? that", r"claimed",
     r"contends?", r"contended", r"maintains? that", r"maintained",
     r"takes? the (?:view|position)", r"took the (?:view|position)", r"according to",
-    r"(?:\S+'s?|their|his|her) (?:view|position|understanding|assessment|opinion|reading) (?:is|was)",
+    r"(?:\S+'s?|their|his|her) (?:view|position|understanding|assessment|opinion|reading)(?:, [^,.;]{1,80},)? (?:is|was)",
     r"in (?:the )?(?:\S+'s?|their|his|her|its) (?:view|opinion)", r"might say", r"may say", r"would say",
     r"some (?:readers|commentators|people|observers) (?:might|may|would|say|argue)", r"thinks", r"characteri[sz]e[sd]",
     # a document reciting: "the agreement provides", "Section 4.2 states", "the email says"

@@ -22,7 +22,8 @@ from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, correction_around, dismissal_cues_by_unit, dismissal_holds, escalation_cue,
-                                count_negators, governed_by_negation, is_keyword_list, negated_before, stance)
+                                count_negators, governed_by_negation, is_bare_term, is_keyword_list, negated_before,
+                                stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import split_phrase
@@ -64,6 +65,10 @@ def _bind_negators(per_part: list[Spans], negators: list[int], u: int, spans: li
             return False
         spans[i] = bound[0]
     return True
+
+
+INVENTORY_MIN_ITEMS = 5
+INVENTORY_BARE_SHARE = 0.5
 
 
 class _Scan:
@@ -139,11 +144,33 @@ class _Scan:
         return got
 
     def block_is_list(self, b: int) -> bool:
+        """A paragraph that is a bare list of terms, or an item of a bulleted inventory."""
         got = self._lists.get(b)
         if got is None:
             block = self.seg.blocks[b]
-            got = self._lists[b] = is_keyword_list(self.seg.text[block.start:block.end])
+            got = is_keyword_list(self.seg.text[block.start:block.end])
+            if not got and block.kind == "item":
+                got = self._inventory(self._item_run(b))
+            self._lists[b] = got
         return got
+
+    def _item_run(self, b: int) -> list[int]:
+        """The consecutive list items around item ``b`` under the same headings."""
+        blocks, heads = self.seg.blocks, self.seg.blocks[b].headings
+        lo, hi = b, b
+        while lo > 0 and blocks[lo - 1].kind == "item" and blocks[lo - 1].headings == heads:
+            lo -= 1
+        while hi + 1 < len(blocks) and blocks[hi + 1].kind == "item" and blocks[hi + 1].headings == heads:
+            hi += 1
+        return list(range(lo, hi + 1))
+
+    def _inventory(self, run: list[int]) -> bool:
+        """A bulleted list of terms: at least INVENTORY_MIN_ITEMS items, most of them bare terms.
+        Its items name things without saying anything about them, so none asserts."""
+        if len(run) < INVENTORY_MIN_ITEMS:
+            return False
+        bare = sum(is_bare_term(self.seg.text[self.seg.blocks[i].start:self.seg.blocks[i].end]) for i in run)
+        return bare >= INVENTORY_BARE_SHARE * len(run)
 
     def dismissal_cues(self) -> dict[int, str]:
         """Unit index -> the dismissal cue it holds (computed once)."""

@@ -93,6 +93,9 @@ class Stance:
         return self.kind is None
 
 
+_PREDICATE_MARK = regex.compile(r"[:;=\u2014]| - ")
+
+
 def is_keyword_list(text: str) -> bool:
     """A bare list of terms: five or more comma-separated segments, mostly short, and almost no
     function words, or eight or more (six or more per sentence), mostly short, with few (terse
@@ -168,6 +171,16 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
     if is_keyword_list(_cell_at(text, start, end, pos) if row else unit):
         return Stance("keyword-list", "a bare list of terms")
     return Stance(None)
+
+
+def is_bare_term(text: str) -> bool:
+    """A unit that is only a name for something: at most six words, no sentence end and no
+    predicate mark (``:``, ``;``, ``=``, a dash). One item of a bulleted list of terms names
+    things and says nothing about them; a terse note ("CA staff: void.") carries its predicate."""
+    body = text.strip().lstrip("-*+#0123456789.) ").rstrip(" *")
+    if _PREDICATE_MARK.search(body) or body.endswith((".", "!", "?")):
+        return False
+    return 0 < len(TOKEN_RE.findall(body)) <= 6
 
 
 def _cell_at(text: str, start: int, end: int, pos: int) -> str:
