@@ -2,9 +2,10 @@
 
 verifiers' null harness runs its chat program with ``uv`` (``uv sync --script`` of the
 program's inline dependencies: openai, mcp, httpx, ...), so this test needs ``uv`` on PATH
-(the ``test`` extra installs it) and, the first time, a reachable package index to fill
-uv's cache. The model is the loopback server's ``saver`` script (streamed replies, as
-verifiers' proxy asks for them).
+(the ``test`` extra installs it) and those dependencies in uv's cache: ``.ci/run`` fills it
+at install time (``tests/env/warm_uv_cache.py``), and the test runs with ``UV_OFFLINE=1``,
+so nothing is downloaded at test time. The model is the loopback server's ``saver`` script
+(streamed replies, as verifiers' proxy asks for them).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 
 from tests.chat_server import ChatServer
 from tests.conftest import REPO, run_lae
+from tests.env.warm_uv_cache import sync_chat_program
 
 pytest.importorskip("verifiers.v1")
 UV = shutil.which("uv", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
@@ -28,8 +30,13 @@ UV = shutil.which("uv", path=os.path.dirname(sys.executable) + os.pathsep + os.e
 
 @pytest.mark.skipif(UV is None, reason="uv is not installed (pip install uv; the verifiers null harness needs it)")
 def test_vf_eval_against_the_loopback_server_rescores_equal_and_reports(tmp_path):
+    warm = sync_chat_program(offline=True)
+    if warm.returncode != 0:
+        pytest.skip("uv's cache lacks the verifiers chat program's dependencies; fill it once with "
+                    f"`python tests/env/warm_uv_cache.py` (needs the package index): {warm.stderr.strip()[-300:]}")
     out = tmp_path / "outputs"
-    env = dict(os.environ, OPENAI_API_KEY="sk-test", PATH=os.path.dirname(UV) + os.pathsep + os.environ["PATH"])
+    env = dict(os.environ, OPENAI_API_KEY="sk-test", UV_OFFLINE="1",
+               PATH=os.path.dirname(UV) + os.pathsep + os.environ["PATH"])
     with ChatServer() as server:
         proc = subprocess.run([sys.executable, "-m", "lae.env.verifiers_adapter", "eval", "employment-law-legal-agent-eval",
                                "-m", "saver", "-r", "1", "--no-push", "-o", str(out),
