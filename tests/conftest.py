@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -72,15 +73,38 @@ ATTACK_TASK = "atlas-noncompete-001"
 ATTACK_DELIVERABLE = "noncompete-risk-memo.docx"
 
 
+_REPORTABLE: dict[str, Path] = {}
+
+
+def _reportable_release(pocket: str) -> Path:
+    """One bundled pocket frozen again without its validation set (built once per session).
+
+    The bundled releases are frozen below their fidelity thresholds, so nothing scored
+    against them is reportable; tests of what a *reportable* release defends need one. This
+    copy's freeze records no fidelity (no validation set), so the gate calls it reportable.
+    Keys are removed afterwards, as in an installed release."""
+    if pocket not in _REPORTABLE:
+        root = Path(tempfile.mkdtemp(prefix="lae-reportable-")) / "release"
+        module = pocket.replace("-", "_")
+        for sub in (f"anchors/{pocket}", f"tasks/{pocket}", f"tests/fixtures/memos/{pocket}"):
+            shutil.copytree(REPO / sub, root / sub)
+        shutil.copytree(REPO / "keys_private" / pocket, root / "keys_private" / pocket,
+                        ignore=shutil.ignore_patterns("validation"))
+        (root / "environments").mkdir(parents=True)
+        for name in ("__init__.py", f"{module}.py"):
+            shutil.copy2(REPO / "environments" / name, root / "environments" / name)
+        proc = run_lae("freeze", "--root", str(root), "--pocket", pocket)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        shutil.rmtree(root / "keys_private")
+        _REPORTABLE[pocket] = root
+    return _REPORTABLE[pocket]
+
+
 def release_copy(dest: Path, pocket: str = ATTACK_POCKET) -> Path:
     """A private copy of one frozen bundled pocket (anchors, tasks, its stamped module,
-    its fixture memos; no keys, as in an installed release). It verifies as shipped."""
-    module = pocket.replace("-", "_")
-    for sub in (f"anchors/{pocket}", f"tasks/{pocket}", f"tests/fixtures/memos/{pocket}"):
-        shutil.copytree(REPO / sub, dest / sub)
-    (dest / "environments").mkdir(parents=True)
-    for name in ("__init__.py", f"{module}.py"):
-        shutil.copy2(REPO / "environments" / name, dest / "environments" / name)
+    its fixture memos; no keys, as in an installed release), frozen without its validation
+    set so that it verifies and is reportable."""
+    shutil.copytree(_reportable_release(pocket), dest)
     return dest
 
 

@@ -87,7 +87,7 @@ def test_stamp_records_scoring_parameters_and_grader_identity(project: Project, 
     assert stamp.manifest.grader == derive_identity().identity
     assert stamp.manifest.grader.python == python_tag()
     names = {m.name for m in stamp.manifest.grader.modules}
-    assert {"lae.grader.score", "lae.compiler.terms", "lae.grader.normalize", "lae.canonical",
+    assert {"lae.grader.score", "lae.match.terms", "lae.match.normalize", "lae.canonical",
             "lae.grader.documents", "lae.grader.deliverables"} <= names
     assert {"pypdf", "python-docx", "openpyxl", "lxml", "regex", "defusedxml"} <= {
         p.name for p in stamp.manifest.grader.packages}

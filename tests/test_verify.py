@@ -212,11 +212,11 @@ def test_every_problem_is_listed_at_once(frozen: Path) -> None:
 
 
 def test_grader_contract_version_change_is_refused(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(identity, "_contract_version", lambda sources: 2)
+    monkeypatch.setattr(identity, "_contract_version", lambda sources: 3)
     with pytest.raises(HashMismatchError) as info:
         verify_pocket(Project.at(frozen), POCKET)
     (problem,) = info.value.problems
-    assert problem.field == "grader_changed" and "scoring contract version 1 → 2" in problem.message
+    assert problem.field == "grader_changed" and "scoring contract version 2 → 3" in problem.message
 
 
 def _derived_with(change: Callable[[identity.GraderIdentity], identity.GraderIdentity]) -> Callable[[], identity.DerivedIdentity]:
@@ -227,15 +227,15 @@ def _derived_with(change: Callable[[identity.GraderIdentity], identity.GraderIde
 
 def test_scoring_module_change_is_refused_naming_the_module(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def edit(g: identity.GraderIdentity) -> identity.GraderIdentity:
-        mods = tuple(m.model_copy(update={"sha256": "e" * 64}) if m.name == "lae.compiler.terms" else m for m in g.modules)
+        mods = tuple(m.model_copy(update={"sha256": "e" * 64}) if m.name == "lae.match.terms" else m for m in g.modules)
         return g.model_copy(update={"modules": mods})
 
     monkeypatch.setattr(verify, "derive_identity", _derived_with(edit))
     with pytest.raises(HashMismatchError) as info:
         verify_pocket(Project.at(frozen), POCKET)
     (problem,) = info.value.problems
-    assert problem.field == "grader_changed" and problem.path == "lae.compiler.terms"
-    assert "module lae.compiler.terms changed" in problem.message and f"observed {'e' * 64}" in problem.message
+    assert problem.field == "grader_changed" and problem.path == "lae.match.terms"
+    assert "module lae.match.terms changed" in problem.message and f"observed {'e' * 64}" in problem.message
 
 
 def test_python_version_change_is_refused(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,7 +48,7 @@ def test_a_low_fidelity_release_verifies_but_no_result_is_reportable(frozen: Pat
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert result["reportable"] is False and result["freeze_root"]
-    assert "fidelity is below its thresholds" in result["release"]["reason"]
+    assert "fidelity below its thresholds" in result["release"]["reason"]
 
 
 def test_freeze_records_fidelity_in_the_manifest_and_stamp(frozen: Path) -> None:

@@ -77,6 +77,9 @@ def frozen_graded(tmp_path_factory) -> tuple[Path, ScoreResult]:
     compile_pocket(project, "fixture")
     (tree / "environments").mkdir()
     (tree / "environments" / "fixture_pocket.py").write_text(f'"""Fixture pocket."""\n\n{render_unfrozen_stamp("fixture")}\n')
+    config = tree / "keys_private" / "fixture" / "pocket.yaml"  # thresholds the fixture's set meets: reportable
+    config.write_text(config.read_text(encoding="utf-8") + "fidelity: {max_over_credit: 1.0, max_under_credit: 1.0}\n",
+                      encoding="utf-8")
     freeze_measured(project, "fixture")  # the fixture pocket has a validation set: freeze records its fidelity
     ctx = prepare_task(project, "harbor-lease-001", allow_unfrozen=False)
     memo = _write_memo(tmp_path_factory.mktemp("memo") / "lease-risk-memo.docx")
