@@ -1,7 +1,9 @@
 """Train the learned assertion layer (lae.match.assertion) on labelled validation memos.
 
-For every (memo, finding) of the development sets whose finding the credit rule credits, the
-engine's assertion features are extracted (the engine attaches them to the evidence); labels:
+For every (memo, finding) of the development sets that the model judges, the engine's assertion
+features are extracted (the engine attaches them to the evidence): rule credits (in the veto
+scope) and soft candidates (the rule rejected the finding for how it was said: hedged, reported,
+negated, a bare citation, a heading, dismissed, while naming its subject and problem); labels:
 RAISED = 1, NOT_RAISED / DISMISSED = 0. An L2-regularised logistic regression is fitted by
 Newton's method (fixed iterations, plain Python: deterministic, no numpy at run time), its
 threshold chosen on leave-one-matter-out predictions, and the weights written as the generated
@@ -11,9 +13,9 @@ against rule + layer, and the in-sample figures.
 
     python bench/train_assertion.py [--memos DIR ...] [--check]
 
-Training data (the default): the project's first validation batch (memo ids A–G under
-``keys_private/*/validation/``) and ``../shared/fidelity``. The second batch (ids A2–G2) is
-held out: it measures the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
+Training data (the default): the project's first and second validation batches (memo ids A–G
+and A2–G2 under ``keys_private/*/validation/``) and ``../shared/fidelity``. Later batches (A3–G3,
+...) are held out: they measure the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
 ``--check`` regenerates the module in memory and exits 1 if it differs from the file.
@@ -39,7 +41,8 @@ from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the ke
 
 from lae.grader.deliverables import read_deliverable  # noqa: E402
 from lae.fsio import atomic_write  # noqa: E402
-from lae.match.assertion import FEATURE_NAMES, applies  # noqa: E402
+from lae.match import _assertion_weights as pinned  # noqa: E402
+from lae.match.assertion import FEATURE_NAMES, VETO_SCOPES, in_scope  # noqa: E402
 from lae.match.engine import analyze_text  # noqa: E402
 from lae.match.normalize import normalize  # noqa: E402
 from lae.project import Project  # noqa: E402
@@ -47,10 +50,22 @@ from lae.project import Project  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
-TRAIN_IDS = frozenset("ABCDEFG")  # the first validation batch; the second (A2 ... G2) is held out
+TRAIN_IDS = frozenset([*"ABCDEFG", *(k + "2" for k in "ABCDEFG")])  # batches 1 and 2; later ones are held out
 L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
 NEWTON_STEPS = 30
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
+RESCUE_THRESHOLDS = [*(round(0.02 * i, 2) for i in range(15, 50)), 1.01]  # 1.01: never rescue
+SCOPES = tuple(VETO_SCOPES)
+# Which soft rejections the model may overturn: every soft reason, or not the ones that are the
+# rule's own reading of a denial (negated, dismissed, a question).
+RESCUE_SETS: dict[str, tuple[str, ...]] = {
+    "none": (),
+    "narrow": ("r_citation", "r_heading", "r_hedge"),
+    "stance": ("r_abstract", "r_citation", "r_heading", "r_hedge", "r_list", "r_reported"),
+    "all": ("r_abstract", "r_citation", "r_heading", "r_hedge", "r_list", "r_reported", "r_negated", "r_dismissed",
+            "r_question"),
+}
+MAX_NEWTON_STEPS = NEWTON_STEPS
 
 
 @dataclass(frozen=True)
@@ -60,12 +75,39 @@ class Row:
     finding: str
     raised: bool
     rule_credit: bool
-    features: tuple[float, ...]
+    features: tuple[float, ...]  # empty: the model has nothing to judge (no credit, no soft candidate)
+    memo: str = ""  # the memo's id within its matter
 
     @property
-    def judged(self) -> bool:
-        """The model judges this row: the rule credits and the discussion hedges."""
-        return self.rule_credit and applies(dict(zip(FEATURE_NAMES, self.features)))
+    def soft(self) -> bool:
+        """The rule rejected the finding for how it was said; the model may rescue it."""
+        return bool(self.features) and not self.rule_credit
+
+    def judged(self, scope: str, rescue: str) -> bool:
+        """The model decides this row under a veto scope and a rescue set."""
+        if not self.features:
+            return False
+        return in_scope(dict(zip(FEATURE_NAMES, self.features)), scope, RESCUE_SETS[rescue])
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The decision the pinned module encodes: veto scope, rescue set and the two thresholds."""
+
+    scope: str
+    rescue_set: str
+    threshold: float
+    rescue: float
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.scope, self.rescue_set
+
+    def credited(self, row: Row, p: float | None) -> bool:
+        judged = row.judged(self.scope, self.rescue_set) and p is not None
+        if row.soft:
+            return judged and p >= self.rescue  # type: ignore[operator]
+        return row.rule_credit and not (judged and p < self.threshold)  # type: ignore[operator]
 
 
 def _project_memos(project: Project):
@@ -75,7 +117,7 @@ def _project_memos(project: Project):
         data = yaml.safe_load(labels_path.read_text(encoding="utf-8"))
         for memo_id, memo in sorted(data["memos"].items()):
             if memo_id in TRAIN_IDS:
-                yield (folder.parent.parent.name, folder.name, memo["kind"], sorted((folder / memo_id).glob("*.docx")),
+                yield (folder.parent.parent.name, folder.name, memo_id, memo["kind"], sorted((folder / memo_id).glob("*.docx")),
                        {k: v["label"] for k, v in memo["labels"].items()})
 
 
@@ -84,7 +126,7 @@ def _folder_memos(root: Path):
     for pocket, task, folder in _matters(root):
         labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
         for kind, lab in sorted(labels.items()):
-            yield pocket, task, kind, sorted((folder / kind).glob("*.docx")), lab
+            yield pocket, task, f"{root.name}/{kind}", kind, sorted((folder / kind).glob("*.docx")), lab
 
 
 def collect(roots: list[str], project: Project) -> tuple[list[Row], float]:
@@ -93,7 +135,7 @@ def collect(roots: list[str], project: Project) -> tuple[list[Row], float]:
     rows: list[Row] = []
     elapsed, memos = 0.0, 0
     sources = [_project_memos(project), *(_folder_memos(Path(r)) for r in roots)]
-    for pocket, task, kind, files, lab in (m for source in sources for m in source):
+    for pocket, task, memo, kind, files, lab in (m for source in sources for m in source):
         ctx = _context(project, pocket, task)
         for path in files:
             text = read_deliverable(path, path.name).text or ""
@@ -106,7 +148,8 @@ def collect(roots: list[str], project: Project) -> tuple[list[Row], float]:
                 ev = f.credit or f.near_miss
                 model = ev.model if ev is not None else None
                 feats = tuple(model.features[k] for k in FEATURE_NAMES) if model else ()
-                rows.append(Row(task, kind, f.id, lab[f.id] == "RAISED", model is not None, feats))
+                rule = model is not None and model.features["rule_credit"] >= 1.0
+                rows.append(Row(task, kind, f.id, lab[f.id] == "RAISED", rule, feats, memo))
     return rows, 1000 * elapsed / max(1, memos)
 
 
@@ -131,29 +174,32 @@ def _sigmoid(z: float) -> float:
 
 
 def fit(xs: list[tuple[float, ...]], ys: list[bool]) -> list[float]:
-    """Class-balanced, L2-regularised logistic regression; returns [bias, w1, ...]."""
+    """Class-balanced, L2-regularised logistic regression; returns [bias, w1, ...]. Newton's
+    method, stopped when no weight moves by more than 1e-12 (or after MAX_NEWTON_STEPS)."""
     n, k = len(xs), len(xs[0]) + 1
     pos = sum(ys)
     cw = {True: n / (2.0 * max(1, pos)), False: n / (2.0 * max(1, n - pos))}
     xb = [(1.0,) + x for x in xs]
+    nz = [[i for i, v in enumerate(x) if v] for x in xb]
     w = [0.0] * k
-    for _ in range(NEWTON_STEPS):
+    for _ in range(MAX_NEWTON_STEPS):
         grad = [0.0 if j == 0 else L2 * w[j] for j in range(k)]
         hess = [[(L2 if i == j and i > 0 else (1e-9 if i == j else 0.0)) for j in range(k)] for i in range(k)]
-        for x, y in zip(xb, ys):
-            p = _sigmoid(sum(a * b for a, b in zip(w, x)))
+        for x, idx, y in zip(xb, nz, ys):
+            p = _sigmoid(sum(w[i] * x[i] for i in idx))
             c = cw[y]
             r = c * (p - float(y))
             s = c * p * (1.0 - p)
-            for i in range(k):
+            for i in idx:
                 grad[i] += r * x[i]
-                if s and x[i]:
-                    si = s * x[i]
-                    hi = hess[i]
-                    for j in range(k):
-                        hi[j] += si * x[j]
+                si = s * x[i]
+                hi = hess[i]
+                for j in idx:
+                    hi[j] += si * x[j]
         step = _solve(hess, grad)
         w = [a - b for a, b in zip(w, step)]
+        if max(abs(d) for d in step) < 1e-12:
+            break
     return w
 
 
@@ -161,11 +207,12 @@ def predict(w: list[float], x: tuple[float, ...]) -> float:
     return _sigmoid(w[0] + sum(a * b for a, b in zip(w[1:], x)))
 
 
-def tally(rows: list[Row], probs: dict[int, float], threshold: float | None) -> dict[str, dict[str, int]]:
-    """Per kind: over (credited, not RAISED), neg, under (RAISED, not credited), pos."""
+def tally(rows: list[Row], probs: dict[int, float], policy: Policy | None) -> dict[str, dict[str, int]]:
+    """Per kind: over (credited, not RAISED), neg, under (RAISED, not credited), pos. Without a
+    policy: the rule alone."""
     t: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for i, r in enumerate(rows):
-        credited = r.rule_credit and (threshold is None or not r.judged or probs[i] >= threshold)
+        credited = r.rule_credit if policy is None else policy.credited(r, probs.get(i))
         k = t[r.kind]
         if r.raised:
             k["pos"] += 1
@@ -194,29 +241,45 @@ def macro_f1(a: dict[str, int]) -> float:
     return (f_pos + f_neg) / 2
 
 
-def _balanced_error(rows: list[Row], probs: dict[int, float], threshold: float) -> float:
-    a = _sum(tally(rows, probs, threshold))
+def _balanced_error(rows: list[Row], probs: dict[int, float], policy: Policy) -> float:
+    a = _sum(tally(rows, probs, policy))
     return a["over"] / max(1, a["neg"]) + a["under"] / max(1, a["pos"])
 
 
-def lomo(rows: list[Row]) -> dict[int, float]:
-    """Leave-one-matter-out probabilities for every rule-credited row."""
+def _train_rows(rows: list[Row], key: tuple[str, str]) -> list[Row]:
+    return [r for r in rows if r.judged(*key)]
+
+
+def lomo(rows: list[Row], key: tuple[str, str]) -> dict[int, float]:
+    """Leave-one-matter-out probabilities for every row judged under ``key`` (scope, rescue set)."""
     out: dict[int, float] = {}
+    judged = _train_rows(rows, key)
     for matter in sorted({r.matter for r in rows}):
-        train = [r for r in rows if r.judged and r.matter != matter]
+        train = [r for r in judged if r.matter != matter]
         w = fit([r.features for r in train], [r.raised for r in train])
         for i, r in enumerate(rows):
-            if r.judged and r.matter == matter:
+            if r.matter == matter and r.judged(*key):
                 out[i] = predict(w, r.features)
     return out
 
 
-def choose_threshold(rows: list[Row], probs: dict[int, float]) -> float:
-    return min(THRESHOLDS, key=lambda t: (round(_balanced_error(rows, probs, t), 9), t))
+def choose_policy(rows: list[Row], cv: dict[tuple[str, str], dict[int, float]]) -> Policy:
+    """The scope, rescue set and thresholds with the least leave-one-matter-out balanced error
+    (ties: the narrower scope and set, the higher thresholds: the rule's verdict is the default)."""
+    best: tuple | None = None
+    policy = Policy("hedged", "none", 0.5, 1.01)
+    for rank, key in enumerate(cv):
+        for t in THRESHOLDS:
+            for tr in (RESCUE_THRESHOLDS if key[1] != "none" else [1.01]):
+                candidate = Policy(*key, t, tr)
+                score = (round(_balanced_error(rows, cv[key], candidate), 9), rank, -tr, -t)
+                if best is None or score < best:
+                    best, policy = score, candidate
+    return policy
 
 
-def report(title: str, rows: list[Row], probs: dict[int, float], threshold: float | None) -> None:
-    t = tally(rows, probs, threshold)
+def report(title: str, rows: list[Row], probs: dict[int, float], policy: Policy | None) -> None:
+    t = tally(rows, probs, policy)
     print(title)
     print("  kind  over-credit      under-credit")
     for kind in sorted(t):
@@ -234,20 +297,28 @@ def digest(rows: list[Row]) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def module_text(w: list[float], threshold: float, rows: list[Row]) -> str:
-    train = [r for r in rows if r.judged]
+def _rescue_set_named(reasons: tuple[str, ...]) -> str:
+    return next(name for name, members in RESCUE_SETS.items() if tuple(members) == tuple(reasons))
+
+
+def module_text(w: list[float], policy: Policy, rows: list[Row]) -> str:
+    train = _train_rows(rows, policy.key)
     lines = [
         '"""Pinned weights of the learned assertion layer (lae.match.assertion). GENERATED: do not edit.',
         "",
         "Generated by ``python bench/train_assertion.py``: class-balanced L2 logistic regression",
-        f"(L2={L2!r}, {NEWTON_STEPS} Newton steps) on {len(train)} rule-credited, hedged (memo, finding) pairs of",
-        f"{len({(r.matter, r.kind) for r in rows})} labelled validation memos of {len({r.matter for r in rows})} matters;"
-        " threshold chosen on leave-one-matter-out predictions.",
+        f"(L2={L2!r}, Newton's method) on {len(train)} judged (memo, finding) pairs (veto scope {policy.scope!r},",
+        f"rescue set {policy.rescue_set!r}) of",
+        f"{len({(r.matter, r.memo) for r in rows})} labelled validation memos of {len({r.matter for r in rows})} matters;"
+        " scope and thresholds chosen on leave-one-matter-out predictions.",
         f"Training-set digest (sha256 of the feature rows and labels): {digest(rows)}",
         '"""',
         "",
         f"BIAS = {w[0]!r}",
-        f"THRESHOLD = {threshold!r}",
+        f"THRESHOLD = {policy.threshold!r}",
+        f"RESCUE_THRESHOLD = {policy.rescue!r}",
+        f"VETO_SCOPE = {policy.scope!r}",
+        f"RESCUE_REASONS = {RESCUE_SETS[policy.rescue_set]!r}",
         "WEIGHTS: dict[str, float] = {",
     ]
     lines += [f"    {name!r}: {val!r}," for name, val in sorted(zip(FEATURE_NAMES, w[1:]))]
@@ -258,28 +329,39 @@ def module_text(w: list[float], threshold: float, rows: list[Row]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memos", action="append", help="a development set root (repeatable)")
-    parser.add_argument("--check", action="store_true", help="exit 1 if the weights module would change")
+    parser.add_argument("--check", action="store_true",
+                        help="refit with the pinned scope, rescue set and thresholds; exit 1 if the weights would change")
+    parser.add_argument("--policy", help="force the veto scope and rescue set, e.g. 'marked,stance' (thresholds "
+                        "are still chosen by leave-one-matter-out)")
     args = parser.parse_args()
     rows, ms = collect(args.memos or list(DEFAULT_MEMOS), Project.at(None))
-    credited = [r for r in rows if r.judged]
-    print(f"{len(rows)} (memo, finding) pairs, {sum(r.rule_credit for r in rows)} rule-credited, {len(credited)} of "
-          f"them in a hedged discussion ({sum(not r.raised for r in credited)} not RAISED); analysis {ms:.0f} ms/memo")
-    cv = lomo(rows)
-    threshold = choose_threshold(rows, cv)
-    w = fit([r.features for r in credited], [r.raised for r in credited])
-    text = module_text(w, threshold, rows)
-    if args.check:
+    print(f"{len(rows)} (memo, finding) pairs, {sum(r.rule_credit for r in rows)} rule-credited, "
+          f"{sum(r.soft for r in rows)} soft candidates; analysis {ms:.0f} ms/memo")
+    if args.check:  # the pinned policy (chosen by a full run) refitted: the weights must be the same
+        policy = Policy(pinned.VETO_SCOPE, _rescue_set_named(pinned.RESCUE_REASONS), pinned.THRESHOLD,
+                        pinned.RESCUE_THRESHOLD)
+        train = _train_rows(rows, policy.key)
+        text = module_text(fit([r.features for r in train], [r.raised for r in train]), policy, rows)
         same = WEIGHTS_MODULE.read_text(encoding="utf-8") == text
         print("weights module up to date" if same else f"{WEIGHTS_MODULE}: differs from a fresh training run")
         return 0 if same else 1
-    print("leave-one-matter-out trade-off: threshold  over  under  macro F1")
-    for t in (0.3, 0.4, 0.5, threshold, 0.7, 0.8):
-        a = _sum(tally(rows, cv, t))
-        print(f"  {t:4}  {a['over'] / max(1, a['neg']):6.1%} {a['under'] / max(1, a['pos']):6.1%}  {macro_f1(a):.3f}")
-    report("rule alone", rows, cv, None)
-    report(f"rule + layer, leave-one-matter-out (threshold {threshold})", rows, cv, threshold)
-    full = {i: predict(w, r.features) for i, r in enumerate(rows) if r.judged}
-    report("rule + layer, in-sample (all training memos)", rows, full, threshold)
+    keys = [tuple(args.policy.split(","))] if args.policy else [(s, r) for s in SCOPES for r in RESCUE_SETS]
+    cv = {key: lomo(rows, key) for key in keys}
+    policy = choose_policy(rows, cv)
+    train = _train_rows(rows, policy.key)
+    w = fit([r.features for r in train], [r.raised for r in train])
+    text = module_text(w, policy, rows)
+    print("leave-one-matter-out, each scope and rescue set at its best thresholds:")
+    print("  scope   rescue  veto  rescue   over  under  macro F1")
+    for key, probs in cv.items():
+        best = choose_policy(rows, {key: probs})
+        a = _sum(tally(rows, probs, best))
+        print(f"  {key[0]:7} {key[1]:6} {best.threshold:5} {best.rescue:5}  {a['over'] / max(1, a['neg']):6.1%} "
+              f"{a['under'] / max(1, a['pos']):6.1%}  {macro_f1(a):.3f}")
+    report("rule alone", rows, cv[policy.key], None)
+    report(f"rule + layer, leave-one-matter-out ({policy})", rows, cv[policy.key], policy)
+    full = {i: predict(w, r.features) for i, r in enumerate(rows) if r.judged(*policy.key)}
+    report("rule + layer, in-sample (all training memos)", rows, full, policy)
     print("weights (bias first):")
     print(f"  bias {w[0]:+.3f}")
     for name, val in sorted(zip(FEATURE_NAMES, w[1:]), key=lambda t: -abs(t[1])):

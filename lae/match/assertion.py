@@ -74,6 +74,11 @@ _CUES: dict[str, tuple[str, ...]] = {
     "remedy": (r"recommend\S*", r"should (?!be (?:reviewed|evaluated|assessed|considered))\S+", r"must (?!be "
                r"(?:reviewed|evaluated|assessed|considered))\S+", r"remed\S*", r"cure\S*", r"amend\S*",
                r"renegotiat\S*", r"terminat\S*", r"file\S*", r"obtain\S*", r"notify\S*", r"disclos\S*"),
+    "advice": (r"(?:we|i) (?:would )?(?:recommend|advise|suggest|urge)", r"(?:you|the company|the client|the board|"
+               r"management|the committee|[a-z]+ should) (?:should|must|needs? to|ought to)",
+               r"(?:^|(?<=[.;:!]\s))(?:hold|amend|revise|strike|delete|file|send|issue|notify|stop|pause|withdraw|"
+               r"obtain|replace|retain|adopt|correct|remove|suspend|cancel|reclassify|pay|escrow|rescind|restructure|"
+               r"renegotiate|disclose|preserve|terminate|halt|do not)"),
     "recital": (r"provides? (?:that|for)", r"states? that", r"dated", r"signed", r"executed", r"scheduled", r"began",
                 r"effective", r"shows?", r"lists?", r"refers? to", r"was (?:added|approved|adopted|filed|sent|issued)"),
 }
@@ -87,8 +92,18 @@ FEATURE_NAMES: tuple[str, ...] = (
     "u_subject_and_problem", "u_citation_only", "u_enumeration",
     "d_hedge", "d_generic", "d_evaluative", "d_stance", "d_reasoning", "d_remedy", "d_fact_density",
     "d_question", "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
+    "d_recital", "d_advice", "m_hedge", "m_generic", "m_evaluative",
     "form_row", "form_item", "form_heading", "crowd",
+    "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
+    "r_citation", "r_dismissed",
 )
+
+# Why the rule rejected a soft candidate (its stance kind or soft rule) -> the reason feature it sets.
+REASON_FEATURES: dict[str, str] = {
+    "hedge": "r_hedge", "reported": "r_reported", "other-matter": "r_reported", "law-in-abstract": "r_abstract",
+    "hypothetical": "r_abstract", "definition": "r_abstract", "question": "r_question", "keyword-list": "r_list",
+    "negated": "r_negated", "heading": "r_heading", "citation": "r_citation", "dismissed": "r_dismissed",
+}
 
 
 @dataclass(frozen=True)
@@ -99,6 +114,7 @@ class Candidate:
     unit: int
     block: int
     hits: tuple[tuple[int, int, str, str], ...]
+    reason: str = ""  # empty: a rule credit; else the soft rule that rejected it (a key of REASON_FEATURES)
 
 
 @functools.lru_cache(maxsize=1)
@@ -151,7 +167,7 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
     text = _discussion_text(seg, blocks)
     sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
-                                                    "remedy")}
+                                                    "remedy", "recital", "advice")}
     return {
         "d_hedge": min(1.0, per["hedge"]),
         "d_generic": min(1.0, per["generic"]),
@@ -166,7 +182,23 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_no_evaluative": float(_count("evaluative", text) == 0),
         "d_severity_label": float(bool(_patterns()["severity"].search(text))),
         "d_hedge_over_evaluative": _count("hedge", text) / (1.0 + _count("hedge", text) + _count("evaluative", text)),
+        "d_recital": min(1.0, per["recital"]),
+        "d_advice": min(1.0, per["advice"]),
     }
+
+
+@functools.lru_cache(maxsize=64)
+def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
+    """The memo's register as a whole: a kitchen-sink memo hedges and generalises everywhere,
+    a memo that hedges one point does not."""
+    sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
+    return (("m_hedge", min(1.0, _count_all("hedge", text) / sentences)),
+            ("m_generic", min(1.0, _count_all("generic", text) / sentences / 2.0)),
+            ("m_evaluative", min(1.0, _count_all("evaluative", text) / sentences / 2.0)))
+
+
+def _count_all(kind: str, text: str) -> int:
+    return len(_patterns()[kind].findall(text))
 
 
 def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> dict[str, float]:
@@ -175,11 +207,16 @@ def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> dic
     units = [_unit_features(seg, c) for c in candidates]
     out = {k: sum(u[k] for u in units) / len(units) for k in units[0]}
     out.update(_discussion_features(seg, [c.block for c in candidates]))
+    out.update(_memo_features(seg.text))
     kinds = [seg.blocks[c.block].kind for c in candidates]
     out["form_row"] = kinds.count("row") / len(kinds)
     out["form_item"] = kinds.count("item") / len(kinds)
     out["form_heading"] = kinds.count("heading") / len(kinds)
     out["crowd"] = min(1.0, crowd / 4.0)
+    reasons = [REASON_FEATURES.get(c.reason, "") for c in candidates]
+    out["rule_credit"] = reasons.count("") / len(reasons)
+    for name in set(REASON_FEATURES.values()):
+        out[name] = reasons.count(name) / len(reasons)
     return {k: round(out[k], 6) for k in FEATURE_NAMES}
 
 
@@ -189,18 +226,41 @@ def probability(feats: dict[str, float], weights: dict[str, float] | None = None
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
+# What marks a discussion as possibly not asserting, by veto scope: the model judges a rule
+# credit only where one of these features is non-zero ("all": every rule credit).
+VETO_SCOPES: dict[str, tuple[str, ...] | None] = {
+    "hedged": ("d_hedge", "d_disclaim"),
+    "marked": ("d_hedge", "d_disclaim", "d_recital", "d_question", "d_dismissal"),
+    "all": None,
+}
+
+
+def in_scope(feats: dict[str, float], scope: str, rescue: Sequence[str]) -> bool:
+    """Whether the model decides under a veto scope and a set of rescuable reasons: a soft
+    candidate when one of its reasons is rescuable, a rule credit when its discussion is marked."""
+    if feats["rule_credit"] < 1.0:
+        return any(feats[r] > 0 for r in rescue)
+    marks = VETO_SCOPES[scope]
+    return marks is None or any(feats[m] > 0 for m in marks)
+
+
 def applies(feats: dict[str, float]) -> bool:
-    """The model judges only a credit whose discussion hedges ("could create exposure", "should
-    be reviewed", "potentially", ...) or disclaims a view ("does not evaluate", "another
-    client"); elsewhere the rule's verdict stands."""
-    return feats["d_hedge"] > 0 or feats["d_disclaim"] > 0
+    """Which decisions the pinned model makes. A soft candidate (the rule rejected it for how it
+    is said: hedged, reported, a bare citation, ...) is judged when its reason is one the pinned
+    module lets the model overturn; a rule credit when its discussion carries a mark of the
+    pinned veto scope (a hedge, "could create exposure"; a disclaimer, "another client"; ...)."""
+    return in_scope(feats, pinned.VETO_SCOPE, pinned.RESCUE_REASONS)
 
 
 def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> AssertionScore:
-    """Features, probability and the veto decision (probability below the pinned threshold,
-    for a hedged discussion only)."""
+    """Features, probability and the decision: a rule credit is vetoed when it is judged and
+    its probability falls below the pinned threshold; soft candidates are rescued (credited)
+    when theirs reaches the pinned rescue threshold."""
     feats = features(seg, candidates, crowd)
     p = probability(feats)
+    if all(c.reason for c in candidates):
+        return AssertionScore(probability=round(p, 6), threshold=pinned.RESCUE_THRESHOLD, features=feats,
+                              rescued=applies(feats) and p >= pinned.RESCUE_THRESHOLD)
     return AssertionScore(probability=round(p, 6), threshold=pinned.THRESHOLD, features=feats,
                           vetoed=applies(feats) and p < pinned.THRESHOLD)
 
@@ -211,6 +271,10 @@ def explain(s: AssertionScore, top: int = 4) -> str:
                      key=lambda t: (-abs(t[0]), t[1]))[:top]
     parts = ", ".join(f"{k}={v:g} ({c:+.2f})" for c, k, v in contrib)
     if not applies(s.features):
-        return f"assertion model: not applied, the discussion neither hedges nor disclaims ({s.probability:.2f}; {parts})"
+        return f"assertion model: not applied ({s.probability:.2f}; {parts})"
+    if s.features["rule_credit"] < 1.0:
+        sign = ">=" if s.rescued else "<"
+        verdict = "asserted after all" if s.rescued else "the rule's reading stands"
+        return f"assertion model: {s.probability:.2f} {sign} {s.threshold:.2f}, {verdict} ({parts})"
     sign = "<" if s.vetoed else ">="
     return f"assertion model: {s.probability:.2f} {sign} {s.threshold:.2f} ({parts})"

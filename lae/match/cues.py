@@ -211,8 +211,8 @@ DEFINITION: tuple[str, ...] = (
 # Escalation in the same sentence as a distractor's subject (v2: same sentence only).
 ESCALATION_V2: tuple[str, ...] = (
     r"risks?", r"exposure", r"violat\S*", r"liabilit\S*", r"liable", r"breach\S*", r"unlawful", r"illegal",
-    r"invalid", r"unenforceable", r"penalt\S*", r"red flag", r"non-?compl\S*", r"must be (?:addressed|fixed|remedied|escalated|renegotiated|terminated|reviewed)",
-    r"should be (?:addressed|fixed|remedied|escalated|renegotiated|terminated|reviewed|flagged)",
+    r"invalid", r"unenforceable", r"penalt\S*", r"red flag", r"non-?compl\S*", r"must be (?:addressed|fixed|remedied|escalated|renegotiated|terminated)",
+    r"should be (?:addressed|fixed|remedied|escalated|renegotiated|terminated)",
     r"(?:we )?recommend\S*", r"(?:key|major|real|serious|significant|material|legal) (?:issue|concern|problem)s?",
     r"critical", r"(?:high|medium|moderate) (?:risk|priority|severity)", r"defect\S*", r"deficien\S*",
     r"problematic", r"vulnerab\S*", r"escalat\S*",

@@ -22,7 +22,7 @@ from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, correction_around, dismissal_cues_by_unit, dismissal_holds, escalation_cue,
-                                count_negators, governed_by_negation, is_bare_term, is_keyword_list, negated_before,
+                                count_negators, governed_by_negation, is_bare_term, is_keyword_list, minimized_before, negated_before,
                                 stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
@@ -312,6 +312,7 @@ class _Candidate:
     block: int
     score: int
     hits: list[KernelHit]
+    reason: str = ""  # empty: the rule credits; else why the rule did not (a soft rejection the model may overturn)
 
 
 Hit = tuple[int, int, str, str]  # start, end, category, term (KernelHit is built only for evidence)
@@ -333,11 +334,26 @@ class _FindingJudge:
     def __init__(self, scan: _Scan, f: FindingSpec, m: _Matches, dismissed: dict[int, str]) -> None:
         self.scan, self.f, self.m, self.dismissed = scan, f, m, dismissed
         self.candidates: list[_Candidate] = []
+        self.soft: list[_Candidate] = []  # rejected for how it is said, subject and problem both present
         self.misses: dict[str, tuple[int, list[Hit], str, str | None]] = {}
         self.citations = {p.phrase for p in f.citations}
 
     def miss(self, status: str, u: int, hits: list[Hit], reason: str, assertion: str | None = None) -> None:
         self.misses.setdefault(status, (u, hits, reason, assertion))
+
+    def _subject_hits(self, block: int) -> list[Hit]:
+        units = self.scan.units_of(_discussion(self.scan.seg, block, wide=True))
+        return _hits("subject", [(p, s) for x in sorted(units & set(self.m.subject)) for p, s in self.m.subject[x]])
+
+    def soft_miss(self, status: str, u: int, hits: list[Hit], reason: str, tag: str, assertion: str | None = None) -> None:
+        """A miss for how the problem is said (stance, negation, citation, heading, dismissal):
+        recorded as a near miss and, where the discussion names the subject, as a candidate the
+        assertion model may overturn (``tag`` says which soft rule rejected it)."""
+        self.miss(status, u, hits, reason, assertion)
+        block = self.scan.seg.units[u].block
+        subj = [h for h in hits if h[2] == "subject"] or self._subject_hits(block)
+        if subj:
+            self.soft.append(_Candidate(self.f.id, u, block, 0, [h for h in hits if h[2] != "subject"] + subj, tag))
 
     def run(self) -> None:
         seg = self.scan.seg
@@ -345,22 +361,23 @@ class _FindingJudge:
             st = self.scan.stance(u, min(s for _p, spans in found for s, _e in spans))
             hits = _hits("problem", found)
             if not st.asserts:
-                self.miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
-                          f"{st.kind}: {st.cue}")
+                self.soft_miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
+                               str(st.kind), f"{st.kind}: {st.cue}")
                 continue
             live = [(p, s) for p, s in found if not _phrase_negated(self.scan, p, u, s)]
             if not live:
                 cue = _phrase_negated(self.scan, found[0][0], u, found[0][1])
-                self.miss("not-asserted", u, hits, f"the problem is negated ({cue!r})", f"negated: {cue}")
+                self.soft_miss("not-asserted", u, hits, f"the problem is negated ({cue!r})", "negated", f"negated: {cue}")
                 continue
             block = seg.units[u].block
             if seg.blocks[block].kind == "heading" and not self._heading_backed(block):
-                self.miss("not-asserted", u, hits, "named only in a heading with no asserted analysis under it",
-                          "heading")
+                self.soft_miss("not-asserted", u, hits, "named only in a heading with no asserted analysis under it",
+                               "heading", "heading")
                 continue
             if all(p.phrase in self.citations for p, _s in live) and not self._citation_asserted(u):
-                self.miss("not-asserted", u, hits, "a citation mentioned without saying that this matter breaks it "
-                          "(needs the subject and violation language in the same sentence)", "citation only")
+                self.soft_miss("not-asserted", u, hits, "a citation mentioned without saying that this matter breaks "
+                               "it (needs the subject and violation language in the same sentence)", "citation",
+                               "citation only")
                 continue
             self._judge_unit(u, live, block)
 
@@ -401,8 +418,8 @@ class _FindingJudge:
             x = killers[0]
             unit = seg.units[x]
             cue = self.dismissed[x]
-            self.miss("dismissed", u, hits + [(unit.start, unit.end, "dismissal", cue)],
-                      f"raised but dismissed in the same discussion ({cue!r})")
+            self.soft_miss("dismissed", u, hits + [(unit.start, unit.end, "dismissal", cue)],
+                           f"raised but dismissed in the same discussion ({cue!r})", "dismissed")
             return
         score = 2 * len({p.phrase for p, _s in live}) + len({p.phrase for p, _s in subj})
         self.candidates.append(_Candidate(self.f.id, u, block, score, hits))
@@ -502,25 +519,40 @@ def _crowd(judges: dict[str, _FindingJudge]) -> dict[str, int]:
             for fid, j in judges.items()}
 
 
+def _model_score(judge: _FindingJudge, candidates: list[_Candidate], crowd: int):
+    return assertion_model.score(judge.scan.seg, [assertion_model.Candidate(x.unit, x.block, tuple(x.hits), x.reason)
+                                                  for x in candidates], crowd)
+
+
+def _credit(judge: _FindingJudge, candidates: list[_Candidate], model, reason: str) -> FindingOutcome:
+    scan, f = judge.scan, judge.f
+    c = min(candidates, key=lambda c: c.unit)
+    sev, rem, rec = _support(scan, f, judge.m, {x.block for x in candidates})
+    ev = _evidence(scan, c.unit, c.hits, reason + assertion_model.explain(model)).model_copy(update={"model": model})
+    return FindingOutcome(id=f.id, credited=True, status="credited", credit=ev, severity_window=sev,
+                          remediation_window=rem, record_window=rec)
+
+
 def _finding_outcome(judge: _FindingJudge, crowd: int = 0) -> FindingOutcome:
     scan, f = judge.scan, judge.f
     if judge.candidates:
-        c = min(judge.candidates, key=lambda c: c.unit)
-        model = assertion_model.score(scan.seg, [assertion_model.Candidate(x.unit, x.block, tuple(x.hits)) for x in judge.candidates],
-                                crowd)
-        if model.vetoed:  # the rule proposes, the assertion model vetoes (lae.match.assertion)
-            ev = _evidence(scan, c.unit, c.hits, assertion_model.explain(model), "assertion model")
-            return FindingOutcome(id=f.id, status="not-asserted", near_miss=ev.model_copy(update={"model": model}),
-                                  example=_example(f))
-        sev, rem, rec = _support(scan, f, judge.m, {x.block for x in judge.candidates})
-        ev = _evidence(scan, c.unit, c.hits, "asserts the problem, names the subject, not dismissed; "
-                       + assertion_model.explain(model)).model_copy(update={"model": model})
-        return FindingOutcome(id=f.id, credited=True, status="credited", credit=ev, severity_window=sev,
-                              remediation_window=rem, record_window=rec)
+        model = _model_score(judge, judge.candidates, crowd)
+        if not model.vetoed:
+            return _credit(judge, judge.candidates, model, "asserts the problem, names the subject, not dismissed; ")
+        c = min(judge.candidates, key=lambda c: c.unit)  # the rule proposes, the assertion model vetoes
+        ev = _evidence(scan, c.unit, c.hits, assertion_model.explain(model), "assertion model")
+        return FindingOutcome(id=f.id, status="not-asserted", near_miss=ev.model_copy(update={"model": model}),
+                              example=_example(f))
+    soft = _model_score(judge, judge.soft, crowd) if judge.soft else None
+    if soft is not None and soft.rescued:
+        tags = ", ".join(sorted({x.reason for x in judge.soft}))
+        return _credit(judge, judge.soft, soft, f"names the subject and the problem; the rule read it as {tags}; ")
     for status in _MISS_ORDER:
         if status in judge.misses:
             u, hits, reason, assertion = judge.misses[status]
             ev = _evidence(scan, u, hits, reason, assertion)
+            if soft is not None:
+                ev = ev.model_copy(update={"model": soft, "reason": f"{reason}; {assertion_model.explain(soft)}"})
             return FindingOutcome(id=f.id, status=status, near_miss=ev, example=_example(f))  # type: ignore[arg-type]
     if judge.m.subject:
         u = min(judge.m.subject)
@@ -540,15 +572,16 @@ def _distractor(scan: _Scan, d: DistractorSpec) -> DistractorOutcome:
         hits = _hits("distractor", found)
         st = scan.stance(u, found[0][1][0][0])
         cue = scan.dismissal_cues().get(u)
-        # a hedged or hypothetical mention still escalates ("issues may arise"): only a denial,
-        # a question, someone else's view, a recital or another matter keeps it neutral
-        if seg.blocks[unit.block].section == "declined" or cue or st.kind not in (None, "hedge", "hypothetical"):
+        # only an asserted mention escalates: a denial, a question, a hedge ("may raise issues",
+        # "should be reviewed"), someone else's view, a recital or another matter keeps it neutral
+        if seg.blocks[unit.block].section == "declined" or cue or st.kind is not None:
             why = f"mentioned and declined ({cue!r})" if cue else f"mentioned, not asserted ({st.kind or 'declined section'})"
             declined = declined or _evidence(scan, u, hits, why, st.kind)
             continue
         live = [(p, s) for p, s in problem.get(u, []) if not _phrase_negated(scan, p, u, s)]
         esc = escalation_cue(text, unit.start, unit.end)
-        if esc and negated_before(text, unit.start, text.index(esc, unit.start)):
+        if esc and (negated_before(text, unit.start, text.index(esc, unit.start))
+                    or minimized_before(text, unit.start, text.index(esc, unit.start))):
             esc = None
         if live or esc:
             why = f"escalated: {live[0][0].phrase!r}" if live else f"escalated: risk language in the same sentence ({esc!r})"

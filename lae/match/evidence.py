@@ -35,7 +35,9 @@ class AssertionScore(_Model):
     probability: float = Field(description="Probability that the discussion asserts the finding.")
     threshold: float
     features: dict[str, float] = Field(description="The feature vector the probability came from.")
-    vetoed: bool = Field(description="The rule credited; the model's probability fell below the threshold.")
+    vetoed: bool = Field(default=False, description="The rule credited; the model's probability fell below the threshold.")
+    rescued: bool = Field(default=False, description="The rule rejected the finding for how it was said (hedged, "
+                          "reported, negated, ...); the model's probability reached the rescue threshold.")
 
 
 class KernelEvidence(_Model):
@@ -44,7 +46,8 @@ class KernelEvidence(_Model):
     hits: list[KernelHit]
     reason: str
     assertion: str | None = Field(default=None, description="Why the unit does not assert (cue kind: cue), if so.")
-    model: AssertionScore | None = Field(default=None, description="The assertion model's score, for a rule credit.")
+    model: AssertionScore | None = Field(default=None, description="The assertion model's score, for a rule credit "
+                                         "or a soft near miss.")
 
 
 class FindingOutcome(_Model):

@@ -24,7 +24,7 @@ from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORREC
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds",
-           "dismissal_cues_by_unit", "escalation_cue",
+           "dismissal_cues_by_unit", "escalation_cue", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
 NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words (and the same clause);
@@ -277,6 +277,17 @@ def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: in
     if text[start:cue_start].count('"') % 2 == 1:
         return False  # inside a quotation: someone else's words
     return not _TURN.search(text[cue_end:end])
+
+
+_MINIMIZED = regex.compile(r"(?<![\p{L}])(?:limited|low|lower|minimal|minor|little|modest|remote|negligible|"
+                           r"no (?:real|significant|material|meaningful)|not (?:a |an )?(?:significant|material|real))"
+                           r"\W+(?:\p{L}+\W+)?$")
+
+
+def minimized_before(text: str, start: int, pos: int) -> bool:
+    """The risk word at ``pos`` is graded down ("limited exposure", "a low risk", "no real
+    concern"): naming a point to set it aside is not escalating it."""
+    return bool(_MINIMIZED.search(text, max(start, pos - 40), pos))
 
 
 def escalation_cue(text: str, start: int, end: int) -> str | None:
