@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 6a37aab4e65a4af0be7a7103100757b1f8b5be180d6c1f56bbd71d71e99feb93
+# root-sha256: 4362f5578005a551b7aa7ef6abe4359b39bdb09fb4da439277af94ffd5c9ddaf
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,7 +51,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 660e02428cf2215552c9f5cb4701c343f7d0834830160f89a155976ecb8a4cdb lae.match._assertion_weights
+# module: 6944f5a04e074e37d5e49e66675a88c698db388f3cfc3027505aeac3dae1849e lae.match._assertion_weights
 # module: f852227629f8a6f6a2f9de6245a413be659e5eb6bfe670e280b9406b359c0860 lae.match.assertion
 # module: b39f5c7553e043911c3792505f1cc9ad4fd33be600a26a35c46ce17c2918f58b lae.match.cues
 # module: a62f3604138bac972198ccd672a74213f59e6519666c3f0e168f4a4271596e43 lae.match.engine
@@ -66,19 +66,19 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.144654,"under_credit":0.135952,"validation_sha256":"fb960f2dbb7ff55cf29336a500e7a473c5cf59e41ed80a9cc124f723f59e8692"}
-# fidelity-summary: measured at 14.5% over-credit and 13.6% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.144654,"under_credit":0.069486,"validation_sha256":"fb960f2dbb7ff55cf29336a500e7a473c5cf59e41ed80a9cc124f723f59e8692"}
+# fidelity-summary: measured at 14.5% over-credit and 6.9% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 6d9e685d9df0243fe8445eee8bc87e7540a4e3062e72afcc6068bed8d5abeca1  anchors/ai-law/ai-cloud-training-004.anchors.json
-# f14aec63dc9a31ea47ef868cd1e971c9758cfba36aadb42a0d628924b934acd8  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# d05a16fa2f7245703e99ccd505c0b5486e2c76e2c27a5cc5b82aa9736af8c1b7  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# 7e19cd898da2a0d5ef16d056049623fff4a7d765b994c75d3f2c947b57f7c7dd  anchors/ai-law/ai-model-export-005.anchors.json
-# 31165c7beedb344686246bf91eb1288d99846fb495fc1afcd8d6e2710c962bb2  anchors/ai-law/ai-orion-compute-001.anchors.json
+# f3be4f70bc743e16385b38d8dbcebc4ae8ceba66a5a638ed103635c4a225944d  anchors/ai-law/ai-cloud-training-004.anchors.json
+# ae23b55141fbb9c4f7c928724cda188ec3ce8eda969adbc697fd0481677ee30a  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# 7797bff6676b61ca605dd967fd298511f05efdd11ae75dcc83fb7a8f27b3d37b  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# 5bca17817f25e7e13de172a6e7319ad610015fd66f2c6fae2b72b2c946fa6280  anchors/ai-law/ai-model-export-005.anchors.json
+# e74eb01a2dd1e87f9586ae69ffbced06f76e03211d649f8c778eeb16e84371be  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

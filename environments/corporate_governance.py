@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 7cc0057cb1176fbc94f409941fbbed18d15cfef651e85fae2f979c6de276016b
+# root-sha256: 5ec1cd5e8b640d1b3ed99226416d1c7b745b6990e2517075c8f78af90613897d
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,7 +51,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 660e02428cf2215552c9f5cb4701c343f7d0834830160f89a155976ecb8a4cdb lae.match._assertion_weights
+# module: 6944f5a04e074e37d5e49e66675a88c698db388f3cfc3027505aeac3dae1849e lae.match._assertion_weights
 # module: f852227629f8a6f6a2f9de6245a413be659e5eb6bfe670e280b9406b359c0860 lae.match.assertion
 # module: b39f5c7553e043911c3792505f1cc9ad4fd33be600a26a35c46ce17c2918f58b lae.match.cues
 # module: a62f3604138bac972198ccd672a74213f59e6519666c3f0e168f4a4271596e43 lae.match.engine
@@ -66,19 +66,19 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.13245,"under_credit":0.20059,"validation_sha256":"7bb9e115dc74e8d565622fe34f5bd380704ded41cdafef58725ccdd7addb568b"}
-# fidelity-summary: measured at 13.2% over-credit and 20.1% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.13245,"under_credit":0.120944,"validation_sha256":"7bb9e115dc74e8d565622fe34f5bd380704ded41cdafef58725ccdd7addb568b"}
+# fidelity-summary: measured at 13.2% over-credit and 12.1% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 29a5f275fafafe13940422106d1ca2a2752dd2c3cb6622766fa8e34318381c11  anchors/corporate-governance/evergreen-controller-002.anchors.json
-# 25a29b4137daaafed99ff5e1aeb6a1417a3a110d0fd6538c5653a70fe2629145  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# 3427b3ffa02a41b000c7c3fb1a589328b6dc5ebdae9259e0736792003c9f2129  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# 9d4a5b0f12f556e2fa8dbc47cab36ccce37d4b67837aa60e31c7d5d40ec73161  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# d28bde8028110d9720b9dccbdde72cfb1b57aac89990b6c3209248f45b57b1d3  anchors/corporate-governance/solstice-committee-005.anchors.json
+# 60be117e4bd3b11ba12d7f10279c745f2d988b9e469ce67b5608e69c06f8fc90  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# 84cf373d213201236b01a5514ef46b8663ff2eccef17430c51607889a19a5265  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# 3b1ed79b2dbbcf2d0f97270297197737767849990ca89f7616792a9f26116f4a  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# 634fc37faacd1923c9b490b172b59cb60585e2a15e93f356ededcbc589d98c1f  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# 45aa3240b0aa1b6635a4d77ff886bdf38b21edbab013e51b63d879cc7237f71c  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 56ff10046ea32e8d6c3a268fc0227c5366523c91155bf54a024111a0bd248933
+# root-sha256: 0cf036e30cd1efb61804d765414d16d37d0e8fc5ae5bdaf7cda307f959dcb166
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,7 +51,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 660e02428cf2215552c9f5cb4701c343f7d0834830160f89a155976ecb8a4cdb lae.match._assertion_weights
+# module: 6944f5a04e074e37d5e49e66675a88c698db388f3cfc3027505aeac3dae1849e lae.match._assertion_weights
 # module: f852227629f8a6f6a2f9de6245a413be659e5eb6bfe670e280b9406b359c0860 lae.match.assertion
 # module: b39f5c7553e043911c3792505f1cc9ad4fd33be600a26a35c46ce17c2918f58b lae.match.cues
 # module: a62f3604138bac972198ccd672a74213f59e6519666c3f0e168f4a4271596e43 lae.match.engine
@@ -66,19 +66,19 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.071856,"under_credit":0.170279,"validation_sha256":"f28c3e3e9acc82b3441f0b4b822f981860b777202c1c9375da0f0982a872e725"}
-# fidelity-summary: measured at 7.2% over-credit and 17.0% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.071856,"under_credit":0.071207,"validation_sha256":"f28c3e3e9acc82b3441f0b4b822f981860b777202c1c9375da0f0982a872e725"}
+# fidelity-summary: measured at 7.2% over-credit and 7.1% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# ebb7f5b5a26e35fedd15db77120ff16888677dbd47c00a1b77b7ca866ac1065e  anchors/employment-law/atlas-noncompete-001.anchors.json
-# 78cefce96b8af4fa26e587cde36d8583e873fd0862058108e75d52cb9d733cc7  anchors/employment-law/brightline-overtime-002.anchors.json
-# 2a4dfc8a3df182c27dab3b03d2aa9c53ae1ffb4a7c90774e3cdaff425ffd0075  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# 1faf8fef4c3fee3f56dbb3610b1726310011acb00c9e3331980499c32715df73  anchors/employment-law/delta-warn-004.anchors.json
-# 8669d6a6f704fc008a0e5c268d91c94e75e0c3ab4b0dde18d1a22a91debf4c55  anchors/employment-law/ember-contractor-005.anchors.json
+# 8b561c5e999b374b587a38529fb35d195dcc68d1670ee6377519b85f35e19909  anchors/employment-law/atlas-noncompete-001.anchors.json
+# f52cbe06b91d55ee76c4c0770ad08940c24d765e506bc3a9f205a621ee060a9c  anchors/employment-law/brightline-overtime-002.anchors.json
+# afcd93dce925f33bdd74327c37be2b7cdecf1b7f148462cd14bf6803a33e69ea  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 27cb80297c462bedfa446b4de1d4c5c924a5f072fb4df6b25499c3f57de383a3  anchors/employment-law/delta-warn-004.anchors.json
+# b1b8fd02fefc4d59356f668a1756be4bea0dcdfb58e8a046accdcb9d7568bee5  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx
