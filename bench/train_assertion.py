@@ -42,7 +42,7 @@ from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the ke
 from lae.grader.deliverables import read_deliverable  # noqa: E402
 from lae.fsio import atomic_write  # noqa: E402
 from lae.match import _assertion_weights as pinned  # noqa: E402
-from lae.match.assertion import FEATURE_NAMES, VETO_SCOPES, in_scope  # noqa: E402
+from lae.match.assertion import FEATURE_NAMES, in_scope  # noqa: E402
 from lae.match.engine import analyze_text  # noqa: E402
 from lae.match.normalize import normalize  # noqa: E402
 from lae.project import Project  # noqa: E402
@@ -55,15 +55,16 @@ L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class
 NEWTON_STEPS = 30
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
 RESCUE_THRESHOLDS = [*(round(0.02 * i, 2) for i in range(15, 50)), 1.01]  # 1.01: never rescue
-SCOPES = tuple(VETO_SCOPES)
-# Which soft rejections the model may overturn: every soft reason, or not the ones that are the
-# rule's own reading of a denial (negated, dismissed, a question).
+# The policies on offer. Two more were measured and left out because the compiler refuses them:
+# veto scope "all" (and marks of recital) vetoes the keys' own calibration positives (one plain
+# sentence of fact and consequence, no hedge), and rescuing what the rule read as a definition,
+# a report, a bare list, a question, a negation or a dismissal credits the red team's must-not
+# variants. The compiler's calibration and red team stay the hard constraints; the model works
+# inside them.
+SCOPES = ("hedged", "marked")
 RESCUE_SETS: dict[str, tuple[str, ...]] = {
     "none": (),
     "narrow": ("r_citation", "r_heading", "r_hedge"),
-    "stance": ("r_abstract", "r_citation", "r_heading", "r_hedge", "r_list", "r_reported"),
-    "all": ("r_abstract", "r_citation", "r_heading", "r_hedge", "r_list", "r_reported", "r_negated", "r_dismissed",
-            "r_question"),
 }
 MAX_NEWTON_STEPS = NEWTON_STEPS
 

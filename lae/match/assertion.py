@@ -63,7 +63,14 @@ _CUES: dict[str, tuple[str, ...]] = {
                    r"improper\S*", r"wrong\S*", r"incorrect\S*", r"exceed\S*", r"likely", r"clearly", r"plainly",
                    r"in fact", r"contrary to", r"triggers?", r"triggered", r"needs?", r"missed", r"late", r"overdue",
                    r"expired?", r"misclassif\S*", r"owes?", r"owed", r"liable", r"subject to", r"barred",
-                   r"not (?:independent|disinterested|exempt|valid|enforceable|compliant|timely|authori[sz]ed)"),
+                   r"not (?:independent|disinterested|exempt|valid|enforceable|compliant|timely|authori[sz]ed)",
+                   r"should not", r"must not", r"cannot", r"exposes?", r"exposed", r"open to challenge", r"entitled to",
+                   r"uninsured", r"omits?", r"omitted", r"false\S*", r"misstat\S*", r"inaccurate\S*", r"unauthori[sz]ed",
+                   r"conflicted", r"penalt\S*", r"damages", r"back pay", r"willful\S*", r"retaliat\S*", r"discriminat\S*",
+                   r"no (?:licen[cs]e|authority|approval|consent|notice|exemption|basis)", r"without (?:a |an |any )?"
+                   r"(?:licen[cs]e|authority|approval|consent|notice)", r"too late", r"deadline (?:has )?passed",
+                   r"overbroad", r"excessive", r"unreasonable", r"wrong(?:ly)?", r"error", r"mistake\S*", r"ultra vires",
+                   r"defeats?", r"undermines?", r"taints?", r"tainted", r"loses?", r"lost", r"forfeit\S*"),
     "reasoning": (r"because", r"since", r"therefore", r"thus", r"so that", r"as a result", r"which means",
                   r"means that", r"so the", r"accordingly", r"consequently", r"given that", r"it follows"),
     "stance": (r"we (?:think|believe|conclude|consider|view|find|regard|recommend|advise|expect)",
@@ -79,8 +86,10 @@ _CUES: dict[str, tuple[str, ...]] = {
                r"(?:^|(?<=[.;:!]\s))(?:hold|amend|revise|strike|delete|file|send|issue|notify|stop|pause|withdraw|"
                r"obtain|replace|retain|adopt|correct|remove|suspend|cancel|reclassify|pay|escrow|rescind|restructure|"
                r"renegotiate|disclose|preserve|terminate|halt|do not)"),
-    "recital": (r"provides? (?:that|for)", r"states? that", r"dated", r"signed", r"executed", r"scheduled", r"began",
-                r"effective", r"shows?", r"lists?", r"refers? to", r"was (?:added|approved|adopted|filed|sent|issued)"),
+    "recital": (r"provides? (?:that|for)", r"states? that", r"dated", r"(?:was|were|is|are) (?:signed|executed|scheduled|"
+                r"added|approved|adopted|filed|sent|issued|dated|listed|recorded|described)", r"(?:signed|executed) on",
+                r"began", r"effective (?:as of|on|from)", r"shows?(?= that| the| a)", r"lists?(?= the| a| \d)",
+                r"refers? to", r"records?(?= that)", r"notes? that", r"describes?", r"summari[sz]es?", r"according to"),
 }
 _FACT = regex.compile(_B + r"(?:\$?\d[\d,.%]*|§|(?:january|february|march|april|may|june|july|august|september|"
                       r"october|november|december)|sections?|clauses?|exhibit|schedule|part|rule|item)" + _E)
@@ -92,7 +101,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "u_subject_and_problem", "u_citation_only", "u_enumeration",
     "d_hedge", "d_generic", "d_evaluative", "d_stance", "d_reasoning", "d_remedy", "d_fact_density",
     "d_question", "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
-    "d_recital", "d_advice", "m_hedge", "m_generic", "m_evaluative",
+    "d_recital", "d_advice", "d_recital_only", "m_hedge", "m_generic", "m_evaluative",
     "form_row", "form_item", "form_heading", "crowd",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
     "r_citation", "r_dismissed",
@@ -183,6 +192,7 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_severity_label": float(bool(_patterns()["severity"].search(text))),
         "d_hedge_over_evaluative": _count("hedge", text) / (1.0 + _count("hedge", text) + _count("evaluative", text)),
         "d_recital": min(1.0, per["recital"]),
+        "d_recital_only": float(per["recital"] > 0 and per["evaluative"] == 0),
         "d_advice": min(1.0, per["advice"]),
     }
 
@@ -230,7 +240,7 @@ def probability(feats: dict[str, float], weights: dict[str, float] | None = None
 # credit only where one of these features is non-zero ("all": every rule credit).
 VETO_SCOPES: dict[str, tuple[str, ...] | None] = {
     "hedged": ("d_hedge", "d_disclaim"),
-    "marked": ("d_hedge", "d_disclaim", "d_recital", "d_question", "d_dismissal"),
+    "marked": ("d_hedge", "d_disclaim", "d_question", "d_dismissal"),
     "all": None,
 }
 
