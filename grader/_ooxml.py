@@ -233,10 +233,25 @@ def _inline(el: etree._Element, out: list[str], budget: _Collector) -> None:
 
 _HEADING_STYLE = regex.compile(r"(?i)^(?:heading|berschrift|titre|titulo|kop)\s*([1-6])$")
 _LIST_STYLE = regex.compile(r"(?i)^list")
+_LIST_STYLE_LEVEL = regex.compile(r"(?i)^list(?:bullet|number|continue|paragraph)?([2-9])$")
+
+
+def _list_depth(ppr: etree._Element, style: str) -> int:
+    """Nesting of a list paragraph: its numbering level (``w:ilvl``), else the level in its
+    style name ("List Bullet 2" is one level in); at most 2."""
+    num = next((c for c in ppr if _is_w(c, "numPr")), None)
+    ilvl = next((c for c in num if _is_w(c, "ilvl")), None) if num is not None else None
+    if ilvl is not None:
+        val = next((v for k, v in ilvl.attrib.items() if k.endswith("}val")), "0")
+        if val.isdigit():
+            return min(int(val), 2)
+    m = _LIST_STYLE_LEVEL.match(style)
+    return min(int(m.group(1)) - 1, 2) if m else 0
 
 
 def _paragraph_prefix(p: etree._Element) -> str:
-    """``#``.. for a heading style (Title counts as level 1), ``- `` for a list paragraph."""
+    """``#``.. for a heading style (Title counts as level 1), ``- `` for a list paragraph
+    (indented two spaces per nesting level)."""
     for child in p:
         if not _is_w(child, "pPr"):
             continue
@@ -252,7 +267,7 @@ def _paragraph_prefix(p: etree._Element) -> str:
             if level.isdigit() and int(level) < 6:
                 return "#" * (int(level) + 1) + " "
         if _LIST_STYLE.match(val) or any(_is_w(c, "numPr") for c in child):
-            return "- "
+            return "  " * _list_depth(child, val) + "- "
     return ""
 
 

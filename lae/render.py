@@ -122,6 +122,7 @@ class ListItem:
     marker: str  # "1." for numbered items, "" for bullets
     text: str
     line: int
+    depth: int = 0  # nesting: the item's indentation in steps of two spaces (a tab counts as one step)
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ def parse_markdown(text: str) -> list[Block]:
     blocks: list[Block] = []
     para: list[str] = []
     para_line = 0
-    item: tuple[str, str, list[str], int] | None = None  # kind, marker, lines, line
+    item: tuple[str, str, list[str], int, int] | None = None  # kind, marker, lines, line, depth
 
     def flush() -> None:
         nonlocal para, item
@@ -184,8 +185,8 @@ def parse_markdown(text: str) -> list[Block]:
             blocks.append(Paragraph(_join_lines(para), para_line))
             para = []
         if item is not None:
-            kind, marker, item_lines, line = item
-            blocks.append(ListItem(kind, marker, _join_lines(item_lines), line))  # type: ignore[arg-type]
+            kind, marker, item_lines, line, depth = item
+            blocks.append(ListItem(kind, marker, _join_lines(item_lines), line, depth))  # type: ignore[arg-type]
             item = None
 
     i = 0
@@ -224,11 +225,13 @@ def parse_markdown(text: str) -> list[Block]:
         number = _NUMBER.match(stripped)
         if (bullet or number) and not para:
             flush()
+            indent = raw[:len(raw) - len(raw.lstrip(" \t"))].replace("\t", "  ")
+            depth = min(len(indent) // 2, 2)
             if bullet:
-                item = ("bullet", "", [bullet.group(1)], lineno)
+                item = ("bullet", "", [bullet.group(1)], lineno, depth)
             else:
                 assert number is not None
-                item = ("number", number.group(1), [number.group(2)], lineno)
+                item = ("number", number.group(1), [number.group(2)], lineno, depth)
             i += 1
             continue
         if item is not None:  # continuation of a list item (indented or lazy)
@@ -395,7 +398,12 @@ def docx_bytes(
         elif isinstance(block, Paragraph):
             _docx_runs(document.add_paragraph(), block.text)
         elif isinstance(block, ListItem):
-            if block.kind == "bullet":
+            if block.depth:  # a nested item: Word's own nested list style, the marker kept as text
+                paragraph = document.add_paragraph(style=f"List Bullet {block.depth + 1}")
+                if block.kind == "number":
+                    paragraph.add_run(block.marker + " ")
+                _docx_runs(paragraph, block.text)
+            elif block.kind == "bullet":
                 _docx_runs(document.add_paragraph(style="List Bullet"), block.text)
             else:
                 # The number is text, as the author wrote it: a reader (and an agent)

@@ -100,7 +100,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "u_hedge", "u_generic", "u_evaluative", "u_stance", "u_reasoning", "u_recital", "u_fact_density",
     "u_subject_and_problem", "u_citation_only", "u_enumeration",
     "d_hedge", "d_generic", "d_evaluative", "d_stance", "d_reasoning", "d_remedy", "d_fact_density",
-    "d_question", "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
+    "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
     "d_recital", "d_advice", "d_recital_only", "m_hedge", "m_generic", "m_evaluative",
     "form_row", "form_item", "form_heading", "crowd",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
@@ -185,7 +185,6 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_reasoning": min(1.0, per["reasoning"]),
         "d_remedy": min(1.0, per["remedy"]),
         "d_fact_density": min(1.0, 3.0 * _facts(text) / max(1, _tokens(text))),
-        "d_question": float("?" in text),
         "d_dismissal": float(dismissal_cue(text, 0, len(text)) is not None),
         "d_disclaim": min(1.0, float(_count("disclaim", text))),
         "d_no_evaluative": float(_count("evaluative", text) == 0),
@@ -240,7 +239,7 @@ def probability(feats: dict[str, float], weights: dict[str, float] | None = None
 # credit only where one of these features is non-zero ("all": every rule credit).
 VETO_SCOPES: dict[str, tuple[str, ...] | None] = {
     "hedged": ("d_hedge", "d_disclaim"),
-    "marked": ("d_hedge", "d_disclaim", "d_question", "d_dismissal"),
+    "marked": ("d_hedge", "d_disclaim", "d_dismissal"),
     "all": None,
 }
 

@@ -183,12 +183,14 @@ class _Scan:
 
 
 def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
-    """Blocks of block ``b``'s discussion: itself, its headings (not the document title), its
-    list/table lead-in and header row, and (non-row blocks) its whole section when short;
+    """Blocks of block ``b``'s discussion: itself, its headings (not the document title), the
+    item it is nested under and that item's other sub-items, its list/table lead-in and header row, and (non-row blocks) its whole section when short;
     ``wide`` adds the block before it in the same section when ``b`` opens by referring back
     to it ("This ...", "That shipment ...", "Such ...") (subject search)."""
     blk = seg.blocks[b]
     out = [b] + [h for h in blk.headings if not (h == 0 and seg.blocks[h].level == 1)]
+    if blk.kind == "item":
+        out += seg.item_family(b)  # a list item with its sub-items is one discussion
     out += [x for x in (blk.lead_in, blk.header) if x is not None]
     if blk.kind != "row":
         sec = seg.section_blocks(b)

@@ -12,8 +12,9 @@ its list or table and, when its section is short, the rest of that section.
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 import regex
 
@@ -70,6 +71,7 @@ class Block:
     lead_in: int | None = None  # the paragraph ending in ':' that introduces this list or table
     header: int | None = None  # for a row: the table's header row block
     cells: tuple[tuple[int, int], ...] = ()
+    parent: int | None = None  # for a nested list item: the item it is nested under
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,19 @@ class Segmented:
         if i >= 0 and pos < self.units[i].end:
             return i
         return None
+
+    def item_family(self, block: int) -> list[int]:
+        """A list item with its sub-items, as one discussion: the outermost item ``block`` is
+        nested under, and every item nested (at any depth) under that one."""
+        root = block
+        while self.blocks[root].parent is not None:
+            root = self.blocks[root].parent  # type: ignore[assignment]
+        out = [root]
+        x = root + 1
+        while x < len(self.blocks) and self.blocks[x].parent is not None and self.blocks[x].parent in out:
+            out.append(x)
+            x += 1
+        return out
 
     def section_blocks(self, block: int) -> list[int]:
         """Blocks under the same innermost heading as ``block`` (the heading itself excluded)."""
@@ -166,8 +181,10 @@ def _cells(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
 class _Builder:
     """Walks the lines once, tracking the heading stack, list lead-ins and table headers."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, depth_of: Callable[[int], int] = lambda _pos: 0) -> None:
         self.text = text
+        self.depth_of = depth_of  # a line's nesting depth, from its indentation in the original text
+        self.items: list[tuple[int, int]] = []  # the open list: (depth, block index) of each enclosing item
         self.blocks: list[Block] = []
         self.stack: list[tuple[int, int, SectionKind]] = []  # (level, block index, section kind)
         self.lead_in: int | None = None
@@ -209,8 +226,20 @@ class _Builder:
             if kind == "paragraph":
                 self.lead_in = idx if text[start:end].rstrip("* ").endswith(":") else None
             lead = self.lead_in if kind == "item" else None
-            self.blocks.append(Block(idx, kind, cstart, end, 0, self._heads(), self.section(), lead))
+            parent = self._nest(start, idx) if kind == "item" else None
+            self.blocks.append(Block(idx, kind, cstart, end, 0, self._heads(), self.section(), lead, parent=parent))
+        if kind != "item":
+            self.items = []
         self.prev_kind = kind
+
+    def _nest(self, start: int, idx: int) -> int | None:
+        """The item this one is nested under (by indentation), if any; records it as open."""
+        depth = self.depth_of(start)
+        while self.items and self.items[-1][0] >= depth:
+            self.items.pop()
+        parent = self.items[-1][1] if self.items else None
+        self.items.append((depth, idx))
+        return parent
 
     def _heads(self) -> tuple[int, ...]:
         return tuple(i for _l, i, _k in self.stack)
@@ -243,11 +272,22 @@ def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit
         out.append(Unit(len(out), block, pos, end))
 
 
+def _indent_depth(original: str, norm: NormalizedText, pos: int) -> int:
+    """Nesting depth of the line at normalized offset ``pos``: its indentation in the original
+    text, in steps of two spaces (a tab is one step)."""
+    o = norm.origin[pos] if pos < len(norm.origin) else len(original)
+    line_start = original.rfind("\n", 0, o) + 1
+    indent = original[line_start:o]
+    if indent.strip(" \t"):
+        return 0
+    return len(indent.replace("\t", "  ")) // 2
+
+
 def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedText | None = None) -> Segmented:
     """Normalize, blank masked spans (normalized offsets), find blocks and units."""
     norm = norm or normalize(text)
     blanked = blank_spans(norm.text, masked)
-    builder = _Builder(blanked)
+    builder = _Builder(blanked, functools.partial(_indent_depth, text, norm))
     pos = 0
     for line in blanked.split("\n"):
         builder.add(pos, pos + len(line))
