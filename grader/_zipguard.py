@@ -221,6 +221,14 @@ def _forbid(*_args: object) -> None:
     raise _DTDFound()
 
 
+#: Members that passed :func:`_scan_xml`, by content (a pure function of the bytes). Office
+#: files written from one template share their large parts (styles.xml is ~350 KB), so a
+#: batch of rollouts scans each such part once per process. Bounded in total bytes.
+_PASSED: dict[bytes, None] = {}
+_PASSED_MAX_BYTES = 32 * 1024 * 1024
+_PASSED_MIN_BYTES = 64 * 1024  # smaller members scan faster than they hash
+
+
 def _scan_xml(name: str, data: bytes) -> None:
     """Refuse DOCTYPE, entity declarations and external entities in an XML member.
 
@@ -229,8 +237,12 @@ def _scan_xml(name: str, data: bytes) -> None:
     ``forbid_dtd``/``forbid_entities``/``forbid_external``. If expat cannot parse
     the member (unknown encoding, broken markup such as Excel's legacy VML), a
     byte search for the markers decides; the member is then left to the
-    consumer's own hardened parser, which refuses or fails on it.
+    consumer's own hardened parser, which refuses or fails on it. A large member
+    whose exact bytes passed before in this process is not scanned again.
     """
+    cached = len(data) >= _PASSED_MIN_BYTES
+    if cached and data in _PASSED:
+        return
     parser = xml.parsers.expat.ParserCreate()
     parser.StartDoctypeDeclHandler = _forbid
     parser.EntityDeclHandler = _forbid
@@ -243,6 +255,8 @@ def _scan_xml(name: str, data: bytes) -> None:
     except (xml.parsers.expat.ExpatError, ValueError, UnicodeError, LookupError):
         if any(marker in data for marker in _DOCTYPE_MARKERS) or _declares_in_own_encoding(data):
             raise Refusal(f"has zip member {name!r} declaring a DOCTYPE or entities (XML bomb/XXE risk)") from None
+    if cached and sum(map(len, _PASSED)) + len(data) <= _PASSED_MAX_BYTES:
+        _PASSED[data] = None
 
 
 def _declares_in_own_encoding(data: bytes) -> bool:
