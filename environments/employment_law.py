@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 56ff10046ea32e8d6c3a268fc0227c5366523c91155bf54a024111a0bd248933
+# root-sha256: c89ff4a2c00cdc9899cd84b04ea1ccdd06cec5cc02b64a8fb3d898cd852198b0
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -43,7 +43,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
 # module: 8e4f0198bb4c7c22ab8c6381e0bb3a7e6324af6bf05ae5b3c2e37f666533ac58 lae.grader
 # module: 50c77c4b437ee8de88f800a823bf77c9987c317f8c05ec78acb0e3868ab94e20 lae.grader._ooxml
-# module: 44385f1e97dd726c2d290bd7e1da553b93a849110c2d1d85864c22854cf67b79 lae.grader._zipguard
+# module: b8f2c8d395203e1aaebba18f04713e769c900049d4aed0161debb3ec1943bdb2 lae.grader._zipguard
 # module: 889212a8660564b257e204c56ceb54c877e63f9213079493e783c59f3eaa7ff7 lae.grader.anchors
 # module: 2a6938d55fae5b1f0021f29c454baad4f7c3b9e9de8102cd9df08d653ff12b19 lae.grader.deliverables
 # module: 44877b0affcf452a508f7e5dfebba6bfc3de89d942a5e1ddcdf9aac658d00460 lae.grader.documents
@@ -54,12 +54,12 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 660e02428cf2215552c9f5cb4701c343f7d0834830160f89a155976ecb8a4cdb lae.match._assertion_weights
 # module: f852227629f8a6f6a2f9de6245a413be659e5eb6bfe670e280b9406b359c0860 lae.match.assertion
 # module: b39f5c7553e043911c3792505f1cc9ad4fd33be600a26a35c46ce17c2918f58b lae.match.cues
-# module: a62f3604138bac972198ccd672a74213f59e6519666c3f0e168f4a4271596e43 lae.match.engine
+# module: 5b2cb6e3912ce656dec0cc4bfecefb9dde6e2cab9b7ddf1d40c3e180d3113401 lae.match.engine
 # module: 540c35bc97af95654d30e5824b0748bcff9e6cc8e40609dca7564d3decd31117 lae.match.evidence
 # module: 0d39b0e323fe35358b04347e15d20b0dc74cbf396184b171fd1c1eeffcd90da1 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
-# module: ecd5780ae0d02c19b987334bde98667f17494ddce009c5d96830d73115537505 lae.match.polarity
+# module: 21268fd5410169a0ea2fd03be5223ee2a5801808a5609148f8370dc16cc717d7 lae.match.polarity
 # module: 932432b5ec33a963dbb8d36c89d766f5195fa27a799ca09cff64d86678b06469 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 80ded0468afc6159d17f99de650c693cb0d57e351ac64fd6e70fdca04fc64bf6 lae.match.terms
