@@ -417,7 +417,7 @@ def test_a_large_member_that_passed_the_scan_is_not_scanned_again(tmp_path: Path
     clean = write(tmp_path, "memo.docx", memo_docx())
     assert read_deliverable(clean, "memo.docx").ok
     with zipfile.ZipFile(clean) as z:
-        large = [i.filename for i in z.infolist() if i.file_size >= _zipguard._PASSED_MIN_BYTES]
+        large = [i.filename for i in z.infolist() if i.file_size >= _zipguard._PassedScans.MIN_BYTES]
         xml_members = [n for n in z.namelist() if n.endswith((".xml", ".rels"))]
     assert "word/styles.xml" in large
     scanned: list[int] = []
