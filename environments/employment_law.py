@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: c89ff4a2c00cdc9899cd84b04ea1ccdd06cec5cc02b64a8fb3d898cd852198b0
+# root-sha256: 5ff633c60fc9e823224d81a7ef389bda239055d52a5566ab6f7fbc8cb615ca64
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -43,7 +43,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
 # module: 8e4f0198bb4c7c22ab8c6381e0bb3a7e6324af6bf05ae5b3c2e37f666533ac58 lae.grader
 # module: 50c77c4b437ee8de88f800a823bf77c9987c317f8c05ec78acb0e3868ab94e20 lae.grader._ooxml
-# module: b8f2c8d395203e1aaebba18f04713e769c900049d4aed0161debb3ec1943bdb2 lae.grader._zipguard
+# module: 2ad9c07d94945a1ee04cbc0885d5422b33269ceba6776c668ced74aabc6c62ce lae.grader._zipguard
 # module: 889212a8660564b257e204c56ceb54c877e63f9213079493e783c59f3eaa7ff7 lae.grader.anchors
 # module: 2a6938d55fae5b1f0021f29c454baad4f7c3b9e9de8102cd9df08d653ff12b19 lae.grader.deliverables
 # module: 44877b0affcf452a508f7e5dfebba6bfc3de89d942a5e1ddcdf9aac658d00460 lae.grader.documents
