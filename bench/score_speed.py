@@ -1,11 +1,21 @@
-"""Benchmark: time to score memos of growing length, and rollouts/s in batch.
+"""Benchmark: time to score memos of growing length, where the time goes, and rollouts/s in batch.
 
 Uses a bundled nine-document task (default ``atlas-noncompete-001``) from the project
 tree, writes memos of 1,000 / 3,000 / 10,000 / 30,000 words as real .docx files (built
-from the task's strong fixture memo, varied so nothing repeats verbatim), and prints the
-median of ``--repeat`` scorings each, then times ``lae score --runs`` with -j 1 and -j 2.
+from the task's strong fixture memo, varied so nothing repeats verbatim), and prints:
 
-    python bench/score_speed.py [--task atlas-noncompete-001] [--repeat 5]
+* the median wall and CPU time of ``--repeat`` scorings of each (``score_files``: read the
+  .docx, mask, match, build the result), and the linearity ratio: the per-word time at
+  30,000 words over that at 3,000 (1.00 = linear; below 1, fixed costs are amortised);
+* the median CPU time of each stage for the 3,000-word memo;
+* ``lae score --runs`` with -j 1 and -j 2 as a user runs it (a new process): the start-up
+  (process start, imports, freeze gate, document index, pattern compilation; timed on a
+  folder of one rollout) apart from the throughput after start-up (the extra rollouts of
+  a ``--rollouts`` folder over the extra time).
+
+The machine's load moves every figure: run it twice and compare CPU times.
+
+    python bench/score_speed.py [--task atlas-noncompete-001] [--repeat 5] [--rollouts 60]
 """
 
 from __future__ import annotations
@@ -19,11 +29,18 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import docx
 
-from lae.grader.score import prepare_task, score_files
+from lae.grader.deliverables import read_deliverable
+from lae.grader.score import TaskContext, prepare_task, score_files, score_reads
+from lae.match.engine import analyze_text
+from lae.match.normalize import normalize
+from lae.match.segment import segment
 from lae.project import Project
+
+LENGTHS = (1000, 3000, 10000, 30000)
 
 FILLER = ("In reviewing the record we also considered the surrounding commercial context, the parties' "
           "course of dealing and the practical steps the client can take over the coming quarter {n}.")
@@ -44,6 +61,82 @@ def memo_paragraphs(strong: list[str], words: int) -> list[str]:
     return out
 
 
+def write_memo(path: Path, strong: list[str], words: int) -> None:
+    d = docx.Document()
+    for p in memo_paragraphs(strong, words):
+        d.add_paragraph(p)
+    d.save(str(path))
+
+
+def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of ``repeat`` calls, and the last result."""
+    walls, cpus, out = [], [], None
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return statistics.median(walls), statistics.median(cpus), out
+
+
+def by_length(ctx: TaskContext, memos: dict[int, Path], repeat: int) -> None:
+    rate: dict[int, float] = {}
+    for words, path in memos.items():
+        wall, cpu, result = timed(lambda: score_files(ctx, [path]), repeat)
+        rate[words] = cpu / words
+        print(f"{words:>6} words: median {wall * 1000:7.1f} ms wall, {cpu * 1000:7.1f} ms CPU "
+              f"({cpu / words * 1e6:5.1f} us/word)  recall {result.metrics.finding_recall:.3f}")
+    print(f"linearity: CPU per word at 30,000 words / at 3,000 = {rate[30000] / rate[3000]:.2f} (1.00 = linear)")
+
+
+def stages(ctx: TaskContext, path: Path, repeat: int) -> None:
+    """Median CPU of each stage of scoring ``path`` (each stage timed on its own)."""
+    declared = ctx.anchors.deliverables[0]
+    spec = ctx.anchors.match_spec()
+    read = read_deliverable(path, declared)
+    norm = normalize(read.text)
+    masked = ctx.index.mask(norm)
+    steps: list[tuple[str, Callable[[], object]]] = [
+        ("read .docx (zip guard, python-docx, text)", lambda: read_deliverable(path, declared)),
+        ("normalise", lambda: normalize(read.text)),
+        ("quote masking", lambda: ctx.index.mask(norm)),
+        ("segmentation", lambda: segment(read.text, masked, norm)),
+        ("kernel (segmentation, matching, polarity, assertion, evidence)",
+         lambda: analyze_text(spec, read.text, masked, norm=norm)),
+        ("score_reads (kernel + metrics, criteria, result model)", lambda: score_reads(ctx, [read])),
+    ]
+    for name, fn in steps:
+        print(f"  {timed(fn, repeat)[1] * 1000:7.1f} ms CPU  {name}")
+    result = score_reads(ctx, [read])
+    print(f"  {timed(lambda: result.model_dump_json(), repeat)[1] * 1000:7.1f} ms CPU  result serialisation (JSON)")
+
+
+def rollout_folder(root: Path, memo: Path, task_id: str, n: int) -> Path:
+    for i in range(n):
+        r = root / f"r{i:03d}"
+        r.mkdir(parents=True)
+        shutil.copy(memo, r / memo.name)
+        (r / "rollout.json").write_text(json.dumps({"task_id": task_id}))
+    return root
+
+
+def batch(project: Project, memo: Path, task_id: str, rollouts: int, tmpdir: Path) -> None:
+    one = rollout_folder(tmpdir / "runs1", memo, task_id, 1)
+    many = rollout_folder(tmpdir / "runsN", memo, task_id, rollouts)
+
+    def run(folder: Path, jobs: int) -> float:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "lae", "score", "--root", str(project.root), "--runs", str(folder),
+                        "-j", str(jobs), "--allow-unfrozen"], check=True, capture_output=True)
+        return time.perf_counter() - t0
+
+    for jobs in (1, 2):
+        start, total = run(one, jobs), run(many, jobs)
+        print(f"lae score --runs -j {jobs}: start-up and 1 rollout {start:.2f}s; {rollouts} rollouts of 3,000 words "
+              f"{total:.2f}s ({rollouts / total:.1f}/s overall); after start-up "
+              f"{(rollouts - 1) / max(total - start, 1e-9):.1f} rollouts/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", default="atlas-noncompete-001")
@@ -55,47 +148,24 @@ def main() -> None:
     t0 = time.perf_counter()
     ctx = prepare_task(project, args.task, allow_unfrozen=True)  # opens (verifies) the pocket, builds the index
     index_s = time.perf_counter() - t0
-    pocket = ctx.anchors.pocket
-    strong_docx = project.root / "tests" / "fixtures" / "memos" / pocket / ctx.anchors.task_id / "strong.docx"
+    strong_docx = project.root / "tests" / "fixtures" / "memos" / ctx.anchors.pocket / ctx.anchors.task_id / "strong.docx"
     strong = [p.text for p in docx.Document(str(strong_docx)).paragraphs if p.text.strip()]
     declared = ctx.anchors.deliverables[0]
     docs = len(list((ctx.task_dir / "documents").iterdir()))
-    print(f"task {ctx.anchors.task_id}: {docs} documents, index {len(ctx.index)} 8-grams built (pocket opened and verified) in {index_s * 1000:.0f} ms")
+    print(f"task {ctx.anchors.task_id}: {docs} documents, index {len(ctx.index)} 8-grams built "
+          f"(pocket opened and verified) in {index_s * 1000:.0f} ms")
     with tempfile.TemporaryDirectory(prefix="lae-score-bench-") as tmp:
         tmpdir = Path(tmp)
-        base = None
-        for words in (1000, 3000, 10000, 30000):
-            folder = tmpdir / f"w{words}"
-            folder.mkdir()
-            path = folder / declared
-            d = docx.Document()
-            for p in memo_paragraphs(strong, words):
-                d.add_paragraph(p)
-            d.save(str(path))
-            times, cpu = [], []
-            for _ in range(args.repeat):
-                t0, c0 = time.perf_counter(), time.process_time()
-                result = score_files(ctx, [path])
-                times.append(time.perf_counter() - t0)
-                cpu.append(time.process_time() - c0)
-            med = statistics.median(times)
-            base = base or med / words
-            print(f"{words:>6} words: median {med * 1000:8.1f} ms wall, {statistics.median(cpu) * 1000:8.1f} ms CPU "
-                  f"({med / words * 1e6:6.1f} us/word, {(med / words) / base:4.2f}x the 1,000-word rate)  "
-                  f"recall {result.metrics.finding_recall:.3f}")
-        runs = tmpdir / "runs"
-        for i in range(args.rollouts):
-            r = runs / f"r{i:03d}"
-            r.mkdir(parents=True)
-            shutil.copy(tmpdir / "w3000" / declared, r / declared)
-            (r / "rollout.json").write_text(json.dumps({"task_id": ctx.anchors.task_id}))
-        for jobs in (1, 2):
-            t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "lae", "score", "--root", str(project.root), "--runs", str(runs),
-                            "-j", str(jobs), "--allow-unfrozen"], check=True, capture_output=True)
-            el = time.perf_counter() - t0
-            print(f"lae score --runs ({args.rollouts} rollouts of 3,000 words) -j {jobs}: {el:.2f}s  "
-                  f"{args.rollouts / el:.2f} rollouts/s (includes process start and index build)")
+        memos = {}
+        for words in LENGTHS:
+            memos[words] = tmpdir / f"w{words}" / declared
+            memos[words].parent.mkdir()
+            write_memo(memos[words], strong, words)
+        score_files(ctx, [memos[3000]])  # compiles the task's patterns (start-up, not per memo)
+        by_length(ctx, memos, args.repeat)
+        print("where the time goes (3,000 words):")
+        stages(ctx, memos[3000], args.repeat)
+        batch(project, memos[3000], ctx.anchors.task_id, args.rollouts, tmpdir)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import os
 import re
 import stat
 import struct
+import threading
 import xml.parsers.expat
 import zipfile
 import zlib
@@ -221,6 +222,33 @@ def _forbid(*_args: object) -> None:
     raise _DTDFound()
 
 
+class _PassedScans:
+    """Members that passed :func:`_scan_xml`, by content (the scan is a function of the bytes).
+    Office files written from one template share their large parts (styles.xml is ~350 KB), so
+    a batch of rollouts scans each such part once per process. Bounded in total bytes; `lae run`
+    scores from several threads, so additions take a lock."""
+
+    MIN_BYTES = 64 * 1024  # smaller members scan faster than they hash
+    MAX_BYTES = 32 * 1024 * 1024
+
+    def __init__(self) -> None:
+        self._seen: set[bytes] = set()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def __contains__(self, data: bytes) -> bool:
+        return data in self._seen
+
+    def add(self, data: bytes) -> None:
+        with self._lock:
+            if data not in self._seen and self._bytes + len(data) <= self.MAX_BYTES:
+                self._seen.add(data)
+                self._bytes += len(data)
+
+
+_PASSED = _PassedScans()
+
+
 def _scan_xml(name: str, data: bytes) -> None:
     """Refuse DOCTYPE, entity declarations and external entities in an XML member.
 
@@ -229,8 +257,12 @@ def _scan_xml(name: str, data: bytes) -> None:
     ``forbid_dtd``/``forbid_entities``/``forbid_external``. If expat cannot parse
     the member (unknown encoding, broken markup such as Excel's legacy VML), a
     byte search for the markers decides; the member is then left to the
-    consumer's own hardened parser, which refuses or fails on it.
+    consumer's own hardened parser, which refuses or fails on it. A large member
+    whose exact bytes passed before in this process is not scanned again.
     """
+    cached = len(data) >= _PassedScans.MIN_BYTES
+    if cached and data in _PASSED:
+        return
     parser = xml.parsers.expat.ParserCreate()
     parser.StartDoctypeDeclHandler = _forbid
     parser.EntityDeclHandler = _forbid
@@ -243,6 +275,8 @@ def _scan_xml(name: str, data: bytes) -> None:
     except (xml.parsers.expat.ExpatError, ValueError, UnicodeError, LookupError):
         if any(marker in data for marker in _DOCTYPE_MARKERS) or _declares_in_own_encoding(data):
             raise Refusal(f"has zip member {name!r} declaring a DOCTYPE or entities (XML bomb/XXE risk)") from None
+    if cached:
+        _PASSED.add(data)
 
 
 def _declares_in_own_encoding(data: bytes) -> bool:

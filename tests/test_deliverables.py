@@ -408,3 +408,25 @@ def test_never_raises_on_corrupted_docx(tmp_path: Path, flips: list[tuple[int, i
         data[pos % len(data)] = value
     result = read_deliverable(write(tmp_path, "memo.docx", bytes(data)), "memo.docx")
     assert isinstance(result, DeliverableRead) and (result.ok or result.reason)
+
+
+def test_a_large_member_that_passed_the_scan_is_not_scanned_again(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """python-docx's template styles.xml (over 64 KiB) is scanned once per process; the same
+    part with a DOCTYPE added is new bytes, so it is scanned and refused."""
+    clean = write(tmp_path, "memo.docx", memo_docx())
+    assert read_deliverable(clean, "memo.docx").ok
+    with zipfile.ZipFile(clean) as z:
+        large = [i.filename for i in z.infolist() if i.file_size >= _zipguard._PassedScans.MIN_BYTES]
+        xml_members = [n for n in z.namelist() if n.endswith((".xml", ".rels"))]
+    assert "word/styles.xml" in large
+    scanned: list[int] = []
+    real = _zipguard.xml.parsers.expat.ParserCreate
+    monkeypatch.setattr(_zipguard.xml.parsers.expat, "ParserCreate", lambda *a: scanned.append(1) or real(*a))
+    assert read_deliverable(clean, "memo.docx").ok
+    assert len(scanned) == len(xml_members) - len(large)
+    hostile = rezip(memo_docx(), edit={"word/styles.xml": lambda b: b.replace(
+        b"?>", b'?><!DOCTYPE w:styles [<!ENTITY x "x">]>', 1)})
+    (tmp_path / "hostile").mkdir()
+    result = read_deliverable(write(tmp_path / "hostile", "memo.docx", hostile), "memo.docx")
+    assert not result.ok and "DOCTYPE" in result.reason, result.reason

@@ -2,8 +2,8 @@
 :func:`lae.parallel.fork_map`.
 
 Each pocket is opened once through the freeze gate (read, hashed and verified once; the
-bytes kept) and each task's context is built from those bytes, in the parent, before any
-worker starts, so forked workers inherit them.
+bytes kept) and each task's context is built from those bytes, and its patterns compiled,
+in the parent, before any worker starts, so forked workers inherit them.
 Errored rollouts (``rollout.json`` status ``error``) are never scored.
 """
 
@@ -18,6 +18,7 @@ from lae.errors import InvalidInputError, Problem
 from lae.freeze import OpenedPocket, open_pocket
 from lae.fsio import atomic_write
 from lae.grader.score import TaskContext, load_task_context, score_files
+from lae.match.engine import compile_spec
 from lae.parallel import fork_map
 from lae.project import Project
 from lae.runs import RESULT_JSON, SUMMARY_JSON, TRANSCRIPT, deliverable_files, is_run_dir, read_hint, write_model
@@ -40,6 +41,7 @@ def _prepared(root: str, task: str, pocket: str | None, allow_unfrozen: bool) ->
         if door not in _OPENED:  # the gate warns once per pocket when it does not verify
             _OPENED[door] = open_pocket(project, info.pocket, allow_unfrozen=allow_unfrozen)
         _PREPARED[key] = load_task_context(_OPENED[door], info.task_id)
+        compile_spec(_PREPARED[key].anchors.match_spec())  # once here, not once per forked worker
     return _PREPARED[key]
 
 

@@ -21,15 +21,16 @@ from lae.match import assertion as assertion_model
 from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
-from lae.match.polarity import (Stance, correction_around, dismissal_cues_by_unit, dismissal_holds, escalation_cue,
-                                count_negators, governed_by_negation, is_bare_term, is_keyword_list, minimized_before, negated_before,
+from lae.match.polarity import (Stance, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
+                                escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
+                                minimized_before, negated_before,
                                 stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import split_phrase
 from lae.match.terms import compiled_pattern, required_literal
 
-__all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "BEST_MATCH_RATIO"]
+__all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "compile_spec", "BEST_MATCH_RATIO"]
 
 MATCH_TIMEOUT_SECONDS = 2.0
 BEST_MATCH_RATIO = 0.6  # a discussion goes to the findings scoring at least this share of the best one
@@ -624,3 +625,23 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     distractors = [_distractor(scan, d) for d in spec.distractors]
     claims = [_claim(scan, c) for c in spec.claims]
     return TextAnalysis(seg, findings, distractors, claims, scan.timeouts)
+
+
+def _spec_patterns(spec: MatchSpec) -> Iterable[str]:
+    phrases = [p for f in spec.findings for p in (*f.subject, *f.problem, *f.citations, *f.dismissals)]
+    phrases += [p for d in spec.distractors for p in (*d.subject, *d.problem)]
+    phrases += [p for c in spec.claims for p in c.phrasings]
+    yield from (part for p in phrases for part in p.parts)
+    yield from (t.pattern for f in spec.findings for t in (*f.severity_terms, *f.remediation, *f.record))
+
+
+def compile_spec(spec: MatchSpec) -> int:
+    """Compile every pattern of ``spec`` and the cue lexicons now (they are otherwise compiled
+    on first use), so that processes forked afterwards share them; returns how many patterns.
+    A batch calls this once per task before its workers start; results do not change."""
+    patterns = set(_spec_patterns(spec))
+    for pattern in patterns:
+        compiled_pattern(pattern)
+    compile_cues()
+    _label_patterns()
+    return len(patterns)

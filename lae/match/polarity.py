@@ -23,7 +23,7 @@ from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORREC
                             HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
 from lae.match.normalize import TOKEN_RE
 
-__all__ = ["Stance", "stance", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds",
+__all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds",
            "dismissal_cues_by_unit", "escalation_cue", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
@@ -79,6 +79,11 @@ def _patterns() -> dict[str, regex.Pattern]:
         "after_break": regex.compile(r"[;:]|\u2014| - |" + _B + r"(?:and|so|which|while|but|however|because|since|although)" + _E),
         "clause_break": regex.compile(r"[;:]| - |\u2014|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
     }
+
+
+def compile_cues() -> None:
+    """Compile the cue patterns now rather than on first use (see :func:`lae.match.engine.compile_spec`)."""
+    _patterns()
 
 
 @dataclass(frozen=True)
