@@ -59,12 +59,13 @@ RESCUE_THRESHOLDS = [*(round(0.02 * i, 2) for i in range(15, 50)), 1.01]  # 1.01
 # veto scope "all" (and marks of recital) vetoes the keys' own calibration positives (one plain
 # sentence of fact and consequence, no hedge), and rescuing what the rule read as a definition,
 # a report, a bare list, a question, a negation or a dismissal credits the red team's must-not
-# variants. The compiler's calibration and red team stay the hard constraints; the model works
-# inside them.
+# variants; rescuing a heading without analysis under it credits a memo of bare terms, one per line
+# (the keyword-salad attack). The compiler's calibration and red team, and the attack memos of
+# tests/pockets, stay the hard constraints; the model works inside them.
 SCOPES = ("hedged", "marked")
 RESCUE_SETS: dict[str, tuple[str, ...]] = {
     "none": (),
-    "narrow": ("r_citation", "r_heading", "r_hedge"),
+    "narrow": ("r_citation", "r_hedge"),
 }
 MAX_NEWTON_STEPS = NEWTON_STEPS
 

@@ -10,8 +10,10 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import docx
 import pydantic
 import pytest
+from docx.oxml import parse_xml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -430,3 +432,27 @@ def test_a_large_member_that_passed_the_scan_is_not_scanned_again(tmp_path: Path
     (tmp_path / "hostile").mkdir()
     result = read_deliverable(write(tmp_path / "hostile", "memo.docx", hostile), "memo.docx")
     assert not result.ok and "DOCTYPE" in result.reason, result.reason
+
+
+def test_nested_list_items_keep_their_level_through_render_and_read(tmp_path):
+    """A nested Markdown list renders to Word's nested list styles, and the reader indents each
+    list paragraph two spaces per level, so the grader can read a list item with its sub-items."""
+    md = "- 1. Renewal option\n  - Issue: the notice deadline\n    - detail\n- 2. Parking\n"
+    path = tmp_path / "memo.docx"
+    markdown_to_docx(md, path)
+    text = read_deliverable(path, "memo.docx").text
+    lines = [line for line in text.split("\n") if line.strip()]
+    assert lines == ["- 1. Renewal option", "  - Issue: the notice deadline", "    - detail", "- 2. Parking"]
+
+
+def test_a_word_numbering_level_is_read_as_nesting(tmp_path):
+    """Word marks nesting with w:numPr/w:ilvl on a plain paragraph; the reader honours it."""
+    document = docx.Document()
+    for level, words in ((0, "Parent point"), (1, "Child point"), (0, "Next point")):
+        paragraph = document.add_paragraph(words)
+        paragraph._p.get_or_add_pPr().append(parse_xml(
+            f'<w:numPr xmlns:w="{W_NS}"><w:ilvl w:val="{level}"/><w:numId w:val="1"/></w:numPr>'))
+    path = tmp_path / "word.docx"
+    document.save(str(path))
+    lines = [line for line in read_deliverable(path, "word.docx").text.split("\n") if line.strip()]
+    assert lines == ["- Parent point", "  - Child point", "- Next point"]

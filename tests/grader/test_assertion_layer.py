@@ -17,7 +17,7 @@ from lae.compiler.compile import compile_pocket
 from lae.grader.anchors import load_anchors
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
-from lae.match.assertion import FEATURE_NAMES, Candidate, applies, features
+from lae.match.assertion import FEATURE_NAMES, REASON_FEATURES, Candidate, applies, features, in_scope
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
 from lae.match.segment import segment
@@ -46,8 +46,37 @@ def test_hedged_generic_recital_versus_evaluative_stance():
     assert hedged["u_evaluative"] == 0 and hedged["u_stance"] == 0
     firm = feats("In our view the exclusivity clause is unenforceable because the statute prohibits it.")
     assert firm["u_hedge"] == 0 and firm["u_evaluative"] == 1 and firm["u_stance"] == 1 and firm["u_reasoning"] == 1
-    assert not applies(firm)  # no hedge: the rule's verdict stands
+    assert firm["rule_credit"] == 1 and not any(firm[r] for r in REASON_FEATURES.values())
+    assert not in_scope(firm, "hedged", ()) and not in_scope(firm, "marked", ()) and in_scope(firm, "all", ())
     assert set(firm) == set(FEATURE_NAMES)
+
+
+def feats_soft(text: str, reason: str) -> dict[str, float]:
+    seg = segment(text, (), normalize(text))
+    return features(seg, [Candidate(0, seg.units[0].block, (), reason)], 0)
+
+
+def test_soft_candidates_carry_their_reason_and_are_judged_only_where_rescuable():
+    hedged = feats_soft("The Dover lease may be void.", "hedge")
+    assert hedged["rule_credit"] == 0 and hedged["r_hedge"] == 1 and hedged["r_negated"] == 0
+    assert in_scope(hedged, "hedged", ("r_hedge",)) and not in_scope(hedged, "hedged", ("r_citation",))
+    assert not in_scope(feats_soft("The Dover lease is not void.", "negated"), "all", ("r_hedge", "r_citation"))
+    assert feats_soft("Counsel said the lease is void.", "other-matter")["r_reported"] == 1
+
+
+def test_dismissal_marks_a_discussion_for_the_marked_scope():
+    dismissed = feats("The Dover lease is void, but we do not consider this a concern.", problem="void",
+                      subject="Dover lease")
+    assert dismissed["d_dismissal"] == 1 and dismissed["d_hedge"] == 0
+    assert in_scope(dismissed, "marked", ()) and not in_scope(dismissed, "hedged", ())
+
+
+def test_memo_register_features_see_the_whole_memo():
+    calm = "The Dover lease is void. The guaranty is unenforceable. The notice was late."
+    hedgy = "The Dover lease is void. Issues may arise. Exposure could potentially result. It might be relevant."
+    assert feats(calm)["m_hedge"] == 0 and feats(hedgy)["m_hedge"] >= 0.5
+    assert feats("We recommend that the client amend the lease.")["d_advice"] > 0
+    assert feats("The lease was signed on March 3. It was recorded in May.")["d_recital"] > 0
 
 
 def test_modal_of_ability_and_month_may_are_not_hedges():
@@ -62,7 +91,6 @@ def test_citation_only_enumeration_and_subject_problem():
     assert cite["u_citation_only"] == 1 and cite["u_enumeration"] > 0.5
     both = feats("The Dover lease is void for want of a signature.", problem="void", subject="Dover lease")
     assert both["u_subject_and_problem"] == 1 and both["u_citation_only"] == 0
-    assert feats("Is the Dover lease void?")["d_question"] == 1
     assert feats("The Dover lease is void.", crowd=8)["crowd"] == 1.0
 
 
@@ -83,8 +111,6 @@ ASSERTED = ("The renewal notice must go out by June 30, 2025; if that deadline l
 
 
 def test_hook_vetoes_hedged_kitchen_sink_and_keeps_asserted(spec):
-    if not pinned.WEIGHTS:
-        pytest.skip("weights not trained (placeholder module)")
     sink = analyze_text(spec, KITCHEN_SINK).finding("F1")
     assert not sink.credited and sink.status == "not-asserted"
     ev = sink.near_miss
@@ -118,15 +144,16 @@ def test_training_is_deterministic_and_the_module_regenerates_identically(tmp_pa
     rows = [tr.Row(f"m{i % 3}", "ABG"[i % 3], f"F{i % 5}", i % 4 != 0, True,
                    tuple(round(((i * 7 + j * 3) % 11) / 10, 3) for j in range(n))) for i in range(60)]
     w = tr.fit([r.features for r in rows], [r.raised for r in rows])
-    text = tr.module_text(w, 0.5, rows)
-    assert text == tr.module_text(tr.fit([r.features for r in rows], [r.raised for r in rows]), 0.5, rows)
+    policy = tr.Policy("marked", "narrow", 0.5, 0.8)
+    text = tr.module_text(w, policy, rows)
+    assert text == tr.module_text(tr.fit([r.features for r in rows], [r.raised for r in rows]), policy, rows)
     assert "Training-set digest" in text and "GENERATED" in text
     script = (f"import sys; sys.path.insert(0, {str(TRAIN.parent)!r}); import train_assertion as tr\n"
               f"n = {n}\n"
               "rows = [tr.Row(f'm{i % 3}', 'ABG'[i % 3], f'F{i % 5}', i % 4 != 0, True, "
               "tuple(round(((i * 7 + j * 3) % 11) / 10, 3) for j in range(n))) for i in range(60)]\n"
               "w = tr.fit([r.features for r in rows], [r.raised for r in rows])\n"
-              "sys.stdout.write(tr.module_text(w, 0.5, rows))\n")
+              "sys.stdout.write(tr.module_text(w, tr.Policy('marked', 'narrow', 0.5, 0.8), rows))\n")
     for seed in ("0", "12345"):
         got = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                              env={**os.environ, "PYTHONHASHSEED": seed}, cwd=ROOT)
@@ -135,6 +162,22 @@ def test_training_is_deterministic_and_the_module_regenerates_identically(tmp_pa
     ns: dict = {}
     exec(compile(text, "w.py", "exec"), ns)
     assert ns["BIAS"] == w[0] and ns["WEIGHTS"] == dict(zip(FEATURE_NAMES, w[1:])) and ns["THRESHOLD"] == 0.5
+    assert (ns["VETO_SCOPE"], ns["RESCUE_THRESHOLD"], ns["RESCUE_REASONS"]) == ("marked", 0.8, tr.RESCUE_SETS["narrow"])
+
+
+def test_policy_credits_rule_rows_unless_vetoed_and_soft_rows_only_when_rescued():
+    tr = _load_trainer()
+    base = dict.fromkeys(FEATURE_NAMES, 0.0)
+    hedged_rule = tuple({**base, "rule_credit": 1.0, "d_hedge": 0.5}[k] for k in FEATURE_NAMES)
+    firm_rule = tuple({**base, "rule_credit": 1.0}[k] for k in FEATURE_NAMES)
+    soft = tuple({**base, "r_hedge": 1.0}[k] for k in FEATURE_NAMES)
+    policy = tr.Policy("hedged", "narrow", 0.5, 0.8)
+    row = lambda feats, rule: tr.Row("m", "A", "F1", True, rule, feats)  # noqa: E731
+    assert not policy.credited(row(hedged_rule, True), 0.4) and policy.credited(row(hedged_rule, True), 0.6)
+    assert policy.credited(row(firm_rule, True), 0.01)  # outside the veto scope the rule's verdict stands
+    assert policy.credited(row(soft, False), 0.85) and not policy.credited(row(soft, False), 0.79)
+    assert not tr.Policy("hedged", "none", 0.5, 0.8).credited(row(soft, False), 0.99)
+    assert not policy.credited(tr.Row("m", "A", "F1", True, False, ()), None)
 
 
 SHARED_FIDELITY = ROOT.parent / "shared" / "fidelity"
