@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 4362f5578005a551b7aa7ef6abe4359b39bdb09fb4da439277af94ffd5c9ddaf
+# root-sha256: c602aead280af5f34b4f0ca19571f68153ecf05d6256db3c70ef61522ee1c162
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -42,8 +42,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f5d7b07560e982817a4476e026e115283371c6d31fa217a1e020d2abce2c9772 lae.freeze.verify
 # module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
 # module: 8e4f0198bb4c7c22ab8c6381e0bb3a7e6324af6bf05ae5b3c2e37f666533ac58 lae.grader
-# module: 50c77c4b437ee8de88f800a823bf77c9987c317f8c05ec78acb0e3868ab94e20 lae.grader._ooxml
-# module: 44385f1e97dd726c2d290bd7e1da553b93a849110c2d1d85864c22854cf67b79 lae.grader._zipguard
+# module: 19da808454fdfdab95a9be1f7b99966a7bd6b13ad4fc97727c77beace8d89606 lae.grader._ooxml
+# module: 2ad9c07d94945a1ee04cbc0885d5422b33269ceba6776c668ced74aabc6c62ce lae.grader._zipguard
 # module: 889212a8660564b257e204c56ceb54c877e63f9213079493e783c59f3eaa7ff7 lae.grader.anchors
 # module: 2a6938d55fae5b1f0021f29c454baad4f7c3b9e9de8102cd9df08d653ff12b19 lae.grader.deliverables
 # module: 44877b0affcf452a508f7e5dfebba6bfc3de89d942a5e1ddcdf9aac658d00460 lae.grader.documents
@@ -51,23 +51,23 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 6944f5a04e074e37d5e49e66675a88c698db388f3cfc3027505aeac3dae1849e lae.match._assertion_weights
-# module: f852227629f8a6f6a2f9de6245a413be659e5eb6bfe670e280b9406b359c0860 lae.match.assertion
-# module: b39f5c7553e043911c3792505f1cc9ad4fd33be600a26a35c46ce17c2918f58b lae.match.cues
-# module: a62f3604138bac972198ccd672a74213f59e6519666c3f0e168f4a4271596e43 lae.match.engine
-# module: 540c35bc97af95654d30e5824b0748bcff9e6cc8e40609dca7564d3decd31117 lae.match.evidence
+# module: 118c3ea5591b6614cb037b0631a2e16e32e50cf1de07c5592563e56c07ed10cc lae.match._assertion_weights
+# module: 2275c17d1cb0f7d37a9ddc5f88194233d450a8ebf840b945fa2ce6628adf66e6 lae.match.assertion
+# module: f624eb37c34ab7045ab0ca5dae6c890193c93b401f7dec36f066204dacd48935 lae.match.cues
+# module: dd68e5eb4d04dedee141b14571ea15379363a10492645ee0e78d9616c3b5d484 lae.match.engine
+# module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 0d39b0e323fe35358b04347e15d20b0dc74cbf396184b171fd1c1eeffcd90da1 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
-# module: ecd5780ae0d02c19b987334bde98667f17494ddce009c5d96830d73115537505 lae.match.polarity
-# module: 932432b5ec33a963dbb8d36c89d766f5195fa27a799ca09cff64d86678b06469 lae.match.segment
+# module: 4eb8d38e9753924c31cf52c71d6a535394c289b11d8649f060eb47352255d96e lae.match.polarity
+# module: 917f21c6645991d92484683669b1cb67008539f57fabec169e0fef2b6865e5c3 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 80ded0468afc6159d17f99de650c693cb0d57e351ac64fd6e70fdca04fc64bf6 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":490,"max_over_credit":0.02,"max_under_credit":0.1,"memos":70,"met":false,"over_credit":0.144654,"under_credit":0.069486,"validation_sha256":"fb960f2dbb7ff55cf29336a500e7a473c5cf59e41ed80a9cc124f723f59e8692"}
-# fidelity-summary: measured at 14.5% over-credit and 6.9% under-credit on 70 labelled memos (490 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":735,"max_over_credit":0.02,"max_under_credit":0.1,"memos":105,"met":false,"over_credit":0.161157,"under_credit":0.077079,"validation_sha256":"89051e286b29b3317d1e04bd95b69195fd99d161d1758239bfb309f002fd837b"}
+# fidelity-summary: measured at 16.1% over-credit and 7.7% under-credit on 105 labelled memos (735 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
