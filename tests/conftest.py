@@ -77,25 +77,28 @@ _REPORTABLE: dict[str, Path] = {}
 
 
 def _reportable_release(pocket: str) -> Path:
-    """One bundled pocket frozen again without its validation set (built once per session).
+    """One bundled pocket frozen again without its validation set (built once per session,
+    per test process).
 
     The bundled releases are frozen below their fidelity thresholds, so nothing scored
     against them is reportable; tests of what a *reportable* release defends need one. This
     copy's freeze records no fidelity (no validation set), so the gate calls it reportable.
-    Keys are removed afterwards, as in an installed release."""
+    It has no keys, as in an installed release, so `lae freeze` skips the compile check (and
+    says so): the bundled anchors' currency is tested by tests/pockets/test_pockets.py and
+    tests/test_demo.py, and checking it again here cost a compile of the whole pocket."""
     if pocket not in _REPORTABLE:
         root = Path(tempfile.mkdtemp(prefix="lae-reportable-")) / "release"
         module = pocket.replace("-", "_")
         for sub in (f"anchors/{pocket}", f"tasks/{pocket}", f"tests/fixtures/memos/{pocket}"):
             shutil.copytree(REPO / sub, root / sub)
-        shutil.copytree(REPO / "keys_private" / pocket, root / "keys_private" / pocket,
-                        ignore=shutil.ignore_patterns("validation"))
         (root / "environments").mkdir(parents=True)
         for name in ("__init__.py", f"{module}.py"):
             shutil.copy2(REPO / "environments" / name, root / "environments" / name)
         proc = run_lae("freeze", "--root", str(root), "--pocket", pocket)
         assert proc.returncode == 0, proc.stdout + proc.stderr
-        shutil.rmtree(root / "keys_private")
+        assert "compile check  skipped" in proc.stdout, proc.stdout
+        proc = run_lae("verify", "--root", str(root), "--pocket", pocket)  # so every copy verifies as it is
+        assert proc.returncode == 0, proc.stdout + proc.stderr
         _REPORTABLE[pocket] = root
     return _REPORTABLE[pocket]
 
@@ -118,19 +121,38 @@ def staged_memo(folder: Path, which: str = "generic", pocket: str = ATTACK_POCKE
 
 
 @pytest.fixture(scope="session")
-def installed_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project built as a wheel (once per session) and installed with ``pip
-    --target`` into a private folder; tests copy it before they change anything."""
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project built as a wheel, once per session (pip builds in the checkout's build/,
+    so every test that needs a wheel shares this one: see ``pytest_collection_modifyitems``)."""
     out = tmp_path_factory.mktemp("release-wheel")
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                            "-w", str(out), str(REPO)], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr  # the test extra installs setuptools and wheel
+    assert proc.returncode == 0, f"building the wheel failed (the test extra installs setuptools and wheel):\n{proc.stderr}"
     (whl,) = out.glob("*.whl")
-    site = out / "site"
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(whl)],
-                          capture_output=True, text=True, timeout=600)
+    return whl
+
+
+@pytest.fixture(scope="session")
+def installed_release(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel installed with ``pip --target`` into a private folder (once per session);
+    tests copy it before they run or change anything."""
+    site = tmp_path_factory.mktemp("release-site") / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site),
+                           str(built_wheel)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return site
+
+
+WHEEL_FIXTURES = {"built_wheel", "installed_release"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``) every test that uses the built wheel runs in
+    one worker: the wheel is built once, and never by two processes at once in the checkout's
+    build/ folder. Without xdist the mark does nothing."""
+    for item in items:
+        if WHEEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("wheel"))
 
 
 def run_installed(site: Path, *args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:

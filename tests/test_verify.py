@@ -33,10 +33,21 @@ from lae.project import Project
 from tests.test_freeze_support import MODULE, POCKET, frozen_files, make_tree, module_text, outside_stamp, snapshot
 
 
-@pytest.fixture
-def frozen(tmp_path: Path) -> Path:
-    root = make_tree(tmp_path / "tree")
+@pytest.fixture(scope="module")
+def base_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One tree per module, frozen once and never changed; each test and each property example
+    copies it, so nothing a test changes outlives it. A copy verifies like the original (a freeze does not
+    depend on the tree's location: test_freeze.py::test_freeze_is_independent_of_location_and_clock)."""
+    root = make_tree(tmp_path_factory.mktemp("prop") / "tree")
     freeze_pocket(Project.at(root), POCKET)
+    return root
+
+
+@pytest.fixture
+def frozen(base_tree: Path, tmp_path: Path) -> Path:
+    """A private copy of the module's frozen tree (copied, not frozen again: tests change it)."""
+    root = tmp_path / "tree"
+    shutil.copytree(base_tree, root)
     return root
 
 
@@ -361,10 +372,11 @@ def test_gate_with_the_opt_in_on_a_never_frozen_pocket(tmp_path: Path) -> None:
 # -- property: any byte flip in any frozen file is caught -------------------------------
 
 @pytest.fixture(scope="module")
-def base_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One unfrozen tree per module; each example copies and freezes it, so nothing
-    frozen outlives an example."""
-    return make_tree(tmp_path_factory.mktemp("prop") / "tree")
+def derived_identity() -> identity.DerivedIdentity:
+    """The grader identity (the hashes of the code that scores), derived once for the property
+    test: the code does not change between its examples, and deriving it (parsing every scoring
+    module) was most of each example's time. Every file under test is still hashed for real."""
+    return identity.derive_identity()
 
 
 _FROZEN_PATHS = sorted([
@@ -376,13 +388,16 @@ _FROZEN_PATHS = sorted([
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_any_byte_flip_is_refused_naming_the_file(base_tree: Path, data: st.DataObject) -> None:
+def test_any_byte_flip_is_refused_naming_the_file(base_tree: Path, derived_identity: identity.DerivedIdentity,
+                                                  data: st.DataObject) -> None:
     target = data.draw(st.sampled_from(_FROZEN_PATHS), label="file")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
+        mp.setattr(freezer, "derive_identity", lambda: derived_identity)
+        mp.setattr(verify, "derive_identity", lambda: derived_identity)
         root = Path(tmp) / "tree"
         shutil.copytree(base_tree, root)
-        freeze_pocket(Project.at(root), POCKET)
         assert frozen_files(root) == _FROZEN_PATHS
+        verify_pocket(Project.at(root), POCKET)  # the untouched copy verifies
         path = root / target
         raw = bytearray(path.read_bytes())
         offset = data.draw(st.integers(0, len(raw) - 1), label="offset")

@@ -2,18 +2,20 @@
 
 A named case per kind, on a copy of the real bundled tree (not the fixture), run through the
 real CLI in a subprocess: a verifier that ignored, say, `.eml` files would fail its own case
-here rather than only when a random byte flip happened to pick an email.
+here rather than only when a random byte flip happened to pick an email. One byte is changed in
+a file of every kind and `lae verify` runs once; each kind's case checks that report names its
+file as changed, with the digest of the changed bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, run_lae
+from tests.conftest import REPO, release_copy, run_lae
 
 POCKET = "employment-law"
 TASK = "tasks/employment-law/atlas-noncompete-001"
@@ -30,18 +32,21 @@ KINDS = {
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory) -> Path:
-    """A copy of the bundled release tree, frozen again by the code under test (so a freeze and a
-    verify that both skipped a kind of file would agree, and only the tamper cases below catch it)."""
-    root = tmp_path_factory.mktemp("bundled")
-    for part in ("tasks", "anchors", "environments", "keys_private"):
-        shutil.copytree(REPO / part, root / part)
-    # the bundled pockets measure below their fidelity thresholds (the release is then not reportable)
-    frozen = run_lae("freeze", "--root", str(root), "--pocket", POCKET, "--allow-low-fidelity")
-    assert frozen.returncode == 0, frozen.stdout + frozen.stderr
-    proc = run_lae("verify", "--root", str(root), "--pocket", POCKET)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return root
+def flipped(tmp_path_factory) -> tuple[Path, dict]:
+    """A copy of the bundled release frozen again by the code under test (so a freeze and a
+    verify that both skipped a kind of file would agree, and only the cases below catch it;
+    ``release_copy``: frozen by `lae freeze` without its validation set), with one byte changed
+    in one file of every kind, then `lae verify --json` run once: verify lists every problem
+    at once, so each kind's case below reads the same report."""
+    root = release_copy(tmp_path_factory.mktemp("bundled") / "tree", POCKET)  # verifies as copied
+    for rel in KINDS.values():
+        target = root / rel
+        data = bytearray(target.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        target.write_bytes(bytes(data))
+    proc = run_lae("verify", "--root", str(root), "--pocket", POCKET, "--json")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    return root, json.loads(proc.stdout)
 
 
 def test_every_frozen_file_kind_is_covered() -> None:
@@ -51,14 +56,11 @@ def test_every_frozen_file_kind_is_covered() -> None:
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS), ids=lambda k: k.replace(" ", "-"))
-def test_one_changed_byte_is_named(bundled: Path, kind: str, tmp_path: Path) -> None:
-    root = tmp_path / "tree"
-    shutil.copytree(bundled, root)
-    target = root / KINDS[kind]
-    data = bytearray(target.read_bytes())
-    data[len(data) // 2] ^= 0x01
-    target.write_bytes(bytes(data))
-    proc = run_lae("verify", "--root", str(root), "--pocket", POCKET, "--json")
-    assert proc.returncode == 3, proc.stdout + proc.stderr
-    report = json.loads(proc.stdout)
-    assert KINDS[kind] in json.dumps(report), f"verify did not name {KINDS[kind]}: {proc.stdout}"
+def test_one_changed_byte_is_named(flipped: tuple[Path, dict], kind: str) -> None:
+    root, report = flipped
+    (pocket,) = report["pockets"]
+    assert pocket["ok"] is False and pocket["root"] is None
+    named = [p for p in pocket["problems"] if p["path"] == KINDS[kind]]
+    assert named, f"verify did not name {KINDS[kind]}: {json.dumps(report)}"
+    observed = hashlib.sha256((root / KINDS[kind]).read_bytes()).hexdigest()
+    assert [(p["kind"], p["observed"]) for p in named] == [("changed", observed)]

@@ -19,14 +19,26 @@ from tests.fidelity.conftest import VALIDATION
 MODULE = Path("environments/fixture_pocket.py")
 
 
-@pytest.fixture
-def frozen(ftree: Path) -> Path:
-    proc = run_lae("freeze", "--root", str(ftree), "--pocket", "fixture", "--allow-low-fidelity")
+@pytest.fixture(scope="module")
+def frozen_once(compiled_tree: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The compiled fixture tree frozen by `lae freeze --allow-low-fidelity`, once per module
+    (never changed: tests get a copy)."""
+    root = tmp_path_factory.mktemp("frozen") / "tree"
+    shutil.copytree(compiled_tree, root)
+    proc = run_lae("freeze", "--root", str(root), "--pocket", "fixture", "--allow-low-fidelity")
     assert proc.returncode == 0, proc.stderr
     assert ("fidelity       measured at 50.0% over-credit and 50.0% under-credit on 3 labelled memos "
             "(6 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: "
             "not reportable)") in proc.stdout
-    return ftree
+    return root
+
+
+@pytest.fixture
+def frozen(frozen_once: Path, tmp_path: Path) -> Path:
+    """A private copy of the frozen tree (a freeze does not depend on the tree's location)."""
+    root = tmp_path / "tree"
+    shutil.copytree(frozen_once, root)
+    return root
 
 
 def test_freeze_below_thresholds_is_refused_and_writes_nothing(ftree: Path) -> None:
