@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import click
 import pytest
@@ -12,7 +14,10 @@ from tests.conftest import REPO
 
 
 def _commands(group: click.Group, prefix: str = ""):
-    for name, cmd in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, f"lae {prefix}{name} is listed but does not load"
         yield f"{prefix}{name}", cmd
         if isinstance(cmd, click.Group):
             yield from _commands(cmd, f"{prefix}{name} ")
@@ -22,6 +27,16 @@ def _commands(group: click.Group, prefix: str = ""):
 def test_every_option_has_help_text(name, cmd):
     missing = [p.name for p in cmd.params if isinstance(p, click.Option) and not (p.help or "").strip()]
     assert not missing, f"lae {name}: options without help: {missing}"
+
+
+def test_importing_the_shell_loads_no_command_until_one_is_used():
+    code = ("import sys\nfrom lae.cli import cli\nimport click\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith('lae.cli.') and m.endswith('_cmd'))\n"
+            "assert not loaded, loaded\n"
+            "cli.get_command(click.Context(cli), 'tasks')\n"
+            "assert 'lae.cli.tasks_cmd' in sys.modules and 'lae.cli.render_cmd' not in sys.modules\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_root_before_or_after_the_command_name(tree, lae):

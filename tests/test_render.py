@@ -13,6 +13,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -475,4 +476,4 @@ def test_cli_unknown_task_is_invalid_input(tree: Path) -> None:
 def test_render_command_is_registered() -> None:
     from lae.cli import cli
 
-    assert "render" in cli.commands
+    assert cli.get_command(click.Context(cli), "render").name == "render"

@@ -22,25 +22,43 @@ from lae.freeze import UnverifiedReleaseWarning
 
 __all__ = ["main", "cli"]
 
-# Command modules, each exposing a click command named ``command``.
-_COMMAND_MODULES = [
-    "lae.cli.compile_cmd",
-    "lae.cli.score_cmd",
-    "lae.cli.schemas_cmd",
-    "lae.cli.tasks_cmd",
-    "lae.cli.render_cmd",
-    "lae.cli.demo_cmd",
-    "lae.cli.run_cmd",
-    "lae.cli.lab_cmd",
-    "lae.cli.freeze_cmd",
-    "lae.cli.verify_cmd",
-    "lae.cli.report_cmd",
-    "lae.cli.judge_cmd",
-    "lae.cli.fidelity_cmd",
-]
+# Command name -> module exposing a click command named ``command``. A command's module (and
+# the library under it) is imported only when that command runs or help lists it: starting
+# `lae score` does not load the compiler, the renderer or the report layer (click's lazy
+# loading of subcommands, https://click.palletsprojects.com/en/stable/complex/).
+_COMMAND_MODULES = {
+    "compile": "lae.cli.compile_cmd",
+    "score": "lae.cli.score_cmd",
+    "schemas": "lae.cli.schemas_cmd",
+    "tasks": "lae.cli.tasks_cmd",
+    "render": "lae.cli.render_cmd",
+    "demo": "lae.cli.demo_cmd",
+    "run": "lae.cli.run_cmd",
+    "lab": "lae.cli.lab_cmd",
+    "freeze": "lae.cli.freeze_cmd",
+    "verify": "lae.cli.verify_cmd",
+    "report": "lae.cli.report_cmd",
+    "judge": "lae.cli.judge_cmd",
+    "fidelity": "lae.cli.fidelity_cmd",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A group whose commands are imported from ``_COMMAND_MODULES`` on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _COMMAND_MODULES:
+            command = importlib.import_module(_COMMAND_MODULES[cmd_name]).command
+            if command.name != cmd_name:
+                raise RuntimeError(f"{_COMMAND_MODULES[cmd_name]} defines {command.name!r}, registered as {cmd_name!r}")
+            self.add_command(command)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="lae")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project tree for the command (the same as the command's own --root).")
@@ -49,10 +67,6 @@ _COMMAND_MODULES = [
 def cli(ctx: click.Context, root: Path | None, debug: bool) -> None:
     """legal-agent-eval: compile, freeze, verify and score legal-agent evaluations."""
     ctx.obj = {"root": root, "debug": debug}
-
-
-for _name in _COMMAND_MODULES:
-    cli.add_command(importlib.import_module(_name).command)
 
 
 _default_showwarning = warnings.showwarning
