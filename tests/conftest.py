@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_TREE = REPO / "tests" / "fixtures" / "tree"
@@ -49,6 +51,13 @@ def tree(tmp_path: Path) -> Path:
     for p in (dest / "anchors").rglob("*.anchors.json"):
         p.unlink()
     return dest
+
+
+def private_copy(source: Path, tmp_path: Path, name: str = "tree") -> Path:
+    """A test's own copy of a tree built once (a session or module fixture): tests may change it."""
+    root = tmp_path / name
+    shutil.copytree(source, root)
+    return root
 
 
 def run_lae(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -122,11 +131,14 @@ def staged_memo(folder: Path, which: str = "generic", pocket: str = ATTACK_POCKE
 
 @pytest.fixture(scope="session")
 def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project built as a wheel, once per session (pip builds in the checkout's build/,
-    so every test that needs a wheel shares this one: see ``pytest_collection_modifyitems``)."""
+    """The project built as a wheel, once per session and worker. pip builds in the checkout's
+    build/ folder, so builds take a lock: two xdist workers never build at once (the wheel tests
+    are also grouped on one worker: ``pytest_collection_modifyitems``)."""
     out = tmp_path_factory.mktemp("release-wheel")
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                           "-w", str(out), str(REPO)], capture_output=True, text=True, timeout=600)
+    lock = Path(tempfile.gettempdir()) / f"lae-wheel-build-{hashlib.sha256(str(REPO).encode()).hexdigest()[:16]}.lock"
+    with FileLock(str(lock)):
+        proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                               "-w", str(out), str(REPO)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, f"building the wheel failed (the test extra installs setuptools and wheel):\n{proc.stderr}"
     (whl,) = out.glob("*.whl")
     return whl
@@ -146,6 +158,7 @@ def installed_release(built_wheel: Path, tmp_path_factory: pytest.TempPathFactor
 WHEEL_FIXTURES = {"built_wheel", "installed_release"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``) every test that uses the built wheel runs in
     one worker: the wheel is built once, and never by two processes at once in the checkout's

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import private_copy
+
 from lae.errors import FreezeError
 from lae.fidelity.release import freeze_measured
 from lae.freeze import freeze_pocket, render_unfrozen_stamp, verify_pocket
@@ -38,9 +40,7 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def tree(compiled: Path, tmp_path: Path) -> Path:
-    root = tmp_path / "tree"
-    shutil.copytree(compiled, root)
-    return root
+    return private_copy(compiled, tmp_path)
 
 
 def test_freeze_runs_the_real_compile_check_and_verifies(tree: Path) -> None:

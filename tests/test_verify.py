@@ -10,6 +10,8 @@ from typing import Callable
 
 import pydantic
 import pytest
+
+from tests.conftest import private_copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,9 +48,7 @@ def base_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def frozen(base_tree: Path, tmp_path: Path) -> Path:
     """A private copy of the module's frozen tree (copied, not frozen again: tests change it)."""
-    root = tmp_path / "tree"
-    shutil.copytree(base_tree, root)
-    return root
+    return private_copy(base_tree, tmp_path)
 
 
 def _module(root: Path) -> Path:

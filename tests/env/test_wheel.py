@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import private_copy
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,9 +24,7 @@ def wheel(built_wheel: Path) -> Path:
 @pytest.fixture
 def site(installed_release: Path, tmp_path: Path) -> Path:
     """A private copy of the wheel installed with ``pip --target`` (installed once per session)."""
-    target = tmp_path / "site"
-    shutil.copytree(installed_release, target)
-    return target
+    return private_copy(installed_release, tmp_path, "site")
 
 
 def test_wheel_bundles_tasks_and_anchors_but_no_private_keys(wheel):

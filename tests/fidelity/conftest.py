@@ -10,7 +10,7 @@ import pytest
 from lae.compiler import compile_pocket
 from lae.freeze import render_unfrozen_stamp
 from lae.project import Project
-from tests.conftest import FIXTURE_TREE
+from tests.conftest import FIXTURE_TREE, private_copy
 
 VALIDATION = Path("keys_private/fixture/validation/harbor-lease-001")
 
@@ -30,6 +30,4 @@ def compiled_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def ftree(compiled_tree: Path, tmp_path: Path) -> Path:
     """A private copy of the compiled fixture tree."""
-    root = tmp_path / "tree"
-    shutil.copytree(compiled_tree, root)
-    return root
+    return private_copy(compiled_tree, tmp_path)

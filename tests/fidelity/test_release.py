@@ -13,7 +13,7 @@ from lae.errors import FreezeError
 from lae.fidelity.release import freeze_measured
 from lae.freeze import audit_pocket, freeze_pocket, read_stamp
 from lae.project import Project
-from tests.conftest import run_lae
+from tests.conftest import private_copy, run_lae
 from tests.fidelity.conftest import VALIDATION
 
 MODULE = Path("environments/fixture_pocket.py")
@@ -36,9 +36,7 @@ def frozen_once(compiled_tree: Path, tmp_path_factory: pytest.TempPathFactory) -
 @pytest.fixture
 def frozen(frozen_once: Path, tmp_path: Path) -> Path:
     """A private copy of the frozen tree (a freeze does not depend on the tree's location)."""
-    root = tmp_path / "tree"
-    shutil.copytree(frozen_once, root)
-    return root
+    return private_copy(frozen_once, tmp_path)
 
 
 def test_freeze_below_thresholds_is_refused_and_writes_nothing(ftree: Path) -> None:
