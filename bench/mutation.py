@@ -120,6 +120,18 @@ MUTATIONS: tuple[Mutation, ...] = (
     _prepend("email header limits off", "grader/documents.py",
              "def _check_headers(part: Message) -> None:\n", "    return None\n",
              ("tests/security/test_document_limits.py",)),
+    Mutation("nested list levels dropped by the reader", "grader/_ooxml.py",
+             '            return "  " * _list_depth(child, val) + "- "', '            return "- "',
+             ("tests/test_deliverables.py",)),
+    _prepend("a list item's sub-items are not its discussion", "lae/match/segment.py",
+             "    def item_family(self, block: int) -> list[int]:\n", "        return [block]\n",
+             ("tests/grader/test_rule_v2.py",)),
+    Mutation("a hedged distractor mention escalates", "lae/match/engine.py",
+             "cue or st.kind is not None:", "cue or st.kind not in (None, \"hedge\", \"hypothetical\"):",
+             ("tests/grader/test_rule_v2.py",)),
+    Mutation("the assertion model never vetoes", "lae/match/assertion.py",
+             "vetoed=applies(feats) and p < pinned.THRESHOLD)", "vetoed=False)",
+             ("tests/grader/test_assertion_layer.py",)),
 )
 
 

@@ -108,6 +108,7 @@ def test_a_hedged_review_or_a_minimised_risk_does_not_escalate_a_distractor(spec
     def flagged(text: str) -> bool:
         return analyze_text(spec[0], text).distractors[0].flagged
     assert not flagged("The parking addendum may raise issues and should be reviewed.")
+    assert not flagged("The parking addendum could potentially create exposure for the client.")
     assert not flagged("The parking addendum appears to present limited exposure.")
     assert not flagged("The parking addendum carries a low risk for the client.")
     assert flagged("The parking addendum is a real liability for the client.")
