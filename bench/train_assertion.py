@@ -24,6 +24,7 @@ replaces the shared development set by other folders in its layout.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -67,7 +68,6 @@ RESCUE_SETS: dict[str, tuple[str, ...]] = {
     "none": (),
     "narrow": ("r_citation", "r_hedge"),
 }
-MAX_NEWTON_STEPS = NEWTON_STEPS
 
 
 @dataclass(frozen=True)
@@ -85,11 +85,14 @@ class Row:
         """The rule rejected the finding for how it was said; the model may rescue it."""
         return bool(self.features) and not self.rule_credit
 
+    @functools.cached_property
+    def named(self) -> dict[str, float]:
+        """The features by name (built once: policy search asks of every row many times)."""
+        return dict(zip(FEATURE_NAMES, self.features))
+
     def judged(self, scope: str, rescue: str) -> bool:
         """The model decides this row under a veto scope and a rescue set."""
-        if not self.features:
-            return False
-        return in_scope(dict(zip(FEATURE_NAMES, self.features)), scope, RESCUE_SETS[rescue])
+        return bool(self.features) and in_scope(self.named, scope, RESCUE_SETS[rescue])
 
 
 @dataclass(frozen=True)
@@ -177,14 +180,14 @@ def _sigmoid(z: float) -> float:
 
 def fit(xs: list[tuple[float, ...]], ys: list[bool]) -> list[float]:
     """Class-balanced, L2-regularised logistic regression; returns [bias, w1, ...]. Newton's
-    method, stopped when no weight moves by more than 1e-12 (or after MAX_NEWTON_STEPS)."""
+    method, stopped when no weight moves by more than 1e-12 (or after NEWTON_STEPS)."""
     n, k = len(xs), len(xs[0]) + 1
     pos = sum(ys)
     cw = {True: n / (2.0 * max(1, pos)), False: n / (2.0 * max(1, n - pos))}
     xb = [(1.0,) + x for x in xs]
     nz = [[i for i, v in enumerate(x) if v] for x in xb]
     w = [0.0] * k
-    for _ in range(MAX_NEWTON_STEPS):
+    for _ in range(NEWTON_STEPS):
         grad = [0.0 if j == 0 else L2 * w[j] for j in range(k)]
         hess = [[(L2 if i == j and i > 0 else (1e-9 if i == j else 0.0)) for j in range(k)] for i in range(k)]
         for x, idx, y in zip(xb, nz, ys):

@@ -25,7 +25,7 @@ import re
 import time
 from http.server import BaseHTTPRequestHandler
 
-from tests.loopback import LoopbackServer
+from tests.loopback import LoopbackServer, read_request
 
 MEMO = ("# Risk memo\n\n" + "The record shows a legal problem we must address. " * 20).strip()
 USAGE = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
@@ -100,11 +100,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps({"error": {"message": message, "type": "invalid_request_error"}}).encode())
 
     def do_POST(self):
-        length = int(self.headers.get("Content-Length", 0))
-        body = json.loads(self.rfile.read(length))
+        body = read_request(self)
         server = self.server
         with server.lock:  # type: ignore[attr-defined]
-            server.requests.append({"body": body, "headers": dict(self.headers), "path": self.path})  # type: ignore[attr-defined]
             count = server.seen[body["model"]] = server.seen.get(body["model"], 0) + 1  # type: ignore[attr-defined]
         model = body["model"]
         self.streaming = bool(body.get("stream"))

@@ -158,11 +158,11 @@ def installed_release(built_wheel: Path, tmp_path_factory: pytest.TempPathFactor
 WHEEL_FIXTURES = {"built_wheel", "installed_release"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``--dist loadgroup``) every test that uses the built wheel runs in
-    one worker: the wheel is built once, and never by two processes at once in the checkout's
-    build/ folder. Without xdist the mark does nothing."""
+    """Under pytest-xdist (``--dist loadgroup``) the tests that use the built wheel are marked to
+    run in one worker, so the wheel is built once. The mark is placement only: with some xdist
+    versions the group is not honoured, and ``built_wheel``'s lock is what keeps two workers from
+    building in the checkout's build/ folder at once. Without xdist the mark does nothing."""
     for item in items:
         if WHEEL_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.xdist_group("wheel"))

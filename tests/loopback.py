@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -12,6 +13,16 @@ class _Server(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address):
         """A client that timed out has hung up: the late reply's broken pipe is expected."""
+
+
+def read_request(handler: BaseHTTPRequestHandler) -> dict:
+    """The JSON body of the POST being handled, recorded with its headers and path in the
+    server's ``requests`` (under its lock)."""
+    body = json.loads(handler.rfile.read(int(handler.headers.get("Content-Length", 0))))
+    server = handler.server
+    with server.lock:  # type: ignore[attr-defined]
+        server.requests.append({"body": body, "headers": dict(handler.headers), "path": handler.path})  # type: ignore[attr-defined]
+    return body
 
 
 class LoopbackServer:

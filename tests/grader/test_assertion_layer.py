@@ -6,25 +6,20 @@ from __future__ import annotations
 
 import importlib
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from lae.compiler.compile import compile_pocket
-from lae.grader.anchors import load_anchors
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
 from lae.match.assertion import FEATURE_NAMES, REASON_FEATURES, Candidate, applies, features, in_scope
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
 from lae.match.segment import segment
-from lae.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "tests" / "fixtures" / "tree"
 TRAIN = ROOT / "bench" / "train_assertion.py"
 
 
@@ -94,15 +89,6 @@ def test_citation_only_enumeration_and_subject_problem():
     assert feats("The Dover lease is void.", crowd=8)["crowd"] == 1.0
 
 
-@pytest.fixture(scope="module")
-def spec(tmp_path_factory):
-    root = tmp_path_factory.mktemp("tree") / "tree"
-    shutil.copytree(FIXTURE, root)
-    project = Project.at(root)
-    compile_pocket(project, "fixture")
-    return load_anchors(project.anchors_path("fixture", "harbor-lease-001")).match_spec()
-
-
 KITCHEN_SINK = ("The renewal option deadline in Section 9.1 is June 30, 2025, and the lease was signed on March 3, "
                 "2019. The renewal option, Section 9.1 and the June 30, 2025 date could potentially create "
                 "significant exposure, depending on the circumstances, and should be reviewed.")
@@ -111,21 +97,21 @@ ASSERTED = ("The renewal notice must go out by June 30, 2025; if that deadline l
 
 
 def test_hook_vetoes_hedged_kitchen_sink_and_keeps_asserted(spec):
-    sink = analyze_text(spec, KITCHEN_SINK).finding("F1")
+    sink = analyze_text(spec[0], KITCHEN_SINK).finding("F1")
     assert not sink.credited and sink.status == "not-asserted"
     ev = sink.near_miss
     assert ev.model is not None and ev.model.vetoed and ev.model.probability < ev.model.threshold
     assert ev.reason.startswith("assertion model: ") and " < " in ev.reason and ev.assertion == "assertion model"
-    kept = analyze_text(spec, ASSERTED).finding("F1")
+    kept = analyze_text(spec[0], ASSERTED).finding("F1")
     assert kept.credited and kept.credit.model is not None and not kept.credit.model.vetoed
     assert "assertion model" in kept.credit.reason
 
 
 def test_evidence_carries_features_and_probability(spec):
-    out = analyze_text(spec, ASSERTED).finding("F1").credit
+    out = analyze_text(spec[0], ASSERTED).finding("F1").credit
     assert tuple(out.model.features) == FEATURE_NAMES
     assert 0.0 <= out.model.probability <= 1.0 and out.model.threshold == pinned.THRESHOLD
-    again = analyze_text(spec, ASSERTED).finding("F1").credit
+    again = analyze_text(spec[0], ASSERTED).finding("F1").credit
     assert again.model_dump() == out.model_dump()
 
 

@@ -7,28 +7,11 @@ claim M1 "the renewal deadline is in the autumn").
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from lae.compiler.compile import compile_pocket
 from lae.compiler.redteam import comma_list
 from lae.compiler.load import load_key
-from lae.grader.anchors import load_anchors
 from lae.match.engine import analyze_text
-from lae.project import Project
-
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "tree"
-
-
-@pytest.fixture(scope="module")
-def spec(tmp_path_factory):
-    root = tmp_path_factory.mktemp("tree") / "tree"
-    shutil.copytree(FIXTURE, root)
-    project = Project.at(root)
-    compile_pocket(project, "fixture")
-    return load_anchors(project.anchors_path("fixture", "harbor-lease-001")).match_spec(), project
 
 
 def credited(spec, text: str) -> set[str]:

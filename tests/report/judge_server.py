@@ -12,7 +12,7 @@ import re
 import time
 from http.server import BaseHTTPRequestHandler
 
-from tests.loopback import LoopbackServer
+from tests.loopback import LoopbackServer, read_request
 
 PASSING = {"C-001", "C-002", "C-003", "C-008", "C-009", "C-010"}
 
@@ -38,11 +38,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_POST(self):
-        length = int(self.headers.get("Content-Length", 0))
-        body = json.loads(self.rfile.read(length))
+        body = read_request(self)
         server = self.server
         with server.lock:  # type: ignore[attr-defined]
-            server.requests.append({"body": body, "headers": dict(self.headers), "path": self.path})  # type: ignore[attr-defined]
             user = body["messages"][-1]["content"]
             criterion = re.search(r"Criterion (\S+):", user).group(1)
             key = (body["model"], criterion)
