@@ -130,7 +130,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "cue or st.kind is not None:", "cue or st.kind not in (None, \"hedge\", \"hypothetical\"):",
              ("tests/grader/test_rule_v2.py",)),
     Mutation("the assertion model never vetoes", "lae/match/assertion.py",
-             "vetoed=applies(feats) and p < pinned.THRESHOLD)", "vetoed=False)",
+             "vetoed=applies(feats) and p < threshold)", "vetoed=False)",
+             ("tests/grader/test_assertion_layer.py",)),
+    Mutation("the tiered scope judges a brief text by its register", "lae/match/assertion.py",
+             'return 0.0 if feats["m_brief"] else unmarked', "return unmarked",
+             ("tests/grader/test_assertion_layer.py",)),
+    Mutation("reported speech is not a feature", "lae/match/assertion.py",
+             '"d_reported": min(1.0, per["report"]),', '"d_reported": 0.0,',
              ("tests/grader/test_assertion_layer.py",)),
 )
 

@@ -14,7 +14,7 @@ against rule + layer, and the in-sample figures.
     python bench/train_assertion.py [--memos DIR ...] [--check]
 
 Training data (the default): the project's first and second validation batches (memo ids A–G
-and A2–G2 under ``keys_private/*/validation/``) and ``../shared/fidelity``. Later batches (A3–G3,
+A2–G2, A3–G3 and A4–G4 under ``keys_private/*/validation/``) and ``../shared/fidelity``. Later batches (A5–G5,
 ...) are held out: they measure the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
@@ -24,6 +24,7 @@ replaces the shared development set by other folders in its layout.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import hashlib
 import json
@@ -43,7 +44,7 @@ from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the ke
 from lae.grader.deliverables import read_deliverable  # noqa: E402
 from lae.fsio import atomic_write  # noqa: E402
 from lae.match import _assertion_weights as pinned  # noqa: E402
-from lae.match.assertion import FEATURE_NAMES, in_scope  # noqa: E402
+from lae.match.assertion import FEATURE_NAMES, in_scope, veto_threshold  # noqa: E402
 from lae.match.engine import analyze_text  # noqa: E402
 from lae.match.normalize import normalize  # noqa: E402
 from lae.project import Project  # noqa: E402
@@ -51,23 +52,27 @@ from lae.project import Project  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
-TRAIN_IDS = frozenset([*"ABCDEFG", *(k + "2" for k in "ABCDEFG")])  # batches 1 and 2; later ones are held out
+TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4"))  # batches 1 to 4; later ones are held out
 L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
 NEWTON_STEPS = 30
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
 RESCUE_THRESHOLDS = [*(round(0.02 * i, 2) for i in range(15, 50)), 1.01]  # 1.01: never rescue
 # The policies on offer. Two more were measured and left out because the compiler refuses them:
 # veto scope "all" (and marks of recital) vetoes the keys' own calibration positives (one plain
-# sentence of fact and consequence, no hedge), and rescuing what the rule read as a definition,
+# sentence of fact and consequence, no hedge; "tiered" leaves a text that short to the rule), and rescuing what the rule read as a definition,
 # a report, a bare list, a question, a negation or a dismissal credits the red team's must-not
 # variants; rescuing a heading without analysis under it credits a memo of bare terms, one per line
 # (the keyword-salad attack). The compiler's calibration and red team, and the attack memos of
 # tests/pockets, stay the hard constraints; the model works inside them.
-SCOPES = ("hedged", "marked")
+SCOPES = ("hedged", "marked", "tiered")
 RESCUE_SETS: dict[str, tuple[str, ...]] = {
     "none": (),
     "narrow": ("r_citation", "r_hedge"),
 }
+# The tiered model, trained on every rule credit, rescued hedged and citation-only candidates that
+# the red team's glossary variants and a key's calibration negative ("Whether the drivers fail the
+# ABC test is not a concern ...") must not credit, at every rescue threshold on offer: it rescues nothing.
+POLICIES = [(s, r) for s in SCOPES for r in RESCUE_SETS if not (s == "tiered" and r != "none")]
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,7 @@ class Policy:
     rescue_set: str
     threshold: float
     rescue: float
+    unmarked: float = 0.0  # the tiered scope's threshold for a discussion without a mark
 
     @property
     def key(self) -> tuple[str, str]:
@@ -112,7 +118,9 @@ class Policy:
         judged = row.judged(self.scope, self.rescue_set) and p is not None
         if row.soft:
             return judged and p >= self.rescue  # type: ignore[operator]
-        return row.rule_credit and not (judged and p < self.threshold)  # type: ignore[operator]
+        if not (row.rule_credit and judged):
+            return row.rule_credit
+        return p >= veto_threshold(row.named, self.scope, self.threshold, self.unmarked)  # type: ignore[operator]
 
 
 def _project_memos(project: Project):
@@ -268,19 +276,29 @@ def lomo(rows: list[Row], key: tuple[str, str]) -> dict[int, float]:
     return out
 
 
+def _best_for(rows: list[Row], probs: dict[int, float], key: tuple[str, str]) -> Policy:
+    """The thresholds of one scope and rescue set with the least balanced error (ties: the higher
+    thresholds). The error sums over rows and each threshold decides its own rows (marked credits,
+    soft candidates, the tiered scope's unmarked credits), so the unmarked threshold comes last."""
+    best: tuple | None = None
+    policy = Policy(*key, 0.5, 1.01)
+    for t in THRESHOLDS:
+        for tr in (RESCUE_THRESHOLDS if key[1] != "none" else [1.01]):
+            candidate = Policy(*key, t, tr)
+            score = (round(_balanced_error(rows, probs, candidate), 9), -tr, -t)
+            if best is None or score < best:
+                best, policy = score, candidate
+    if key[0] == "tiered":
+        policy = min((dataclasses.replace(policy, unmarked=tu) for tu in [0.0, *THRESHOLDS] if tu <= policy.threshold),
+                     key=lambda c: (round(_balanced_error(rows, probs, c), 9), c.unmarked))
+    return policy
+
+
 def choose_policy(rows: list[Row], cv: dict[tuple[str, str], dict[int, float]]) -> Policy:
     """The scope, rescue set and thresholds with the least leave-one-matter-out balanced error
-    (ties: the narrower scope and set, the higher thresholds: the rule's verdict is the default)."""
-    best: tuple | None = None
-    policy = Policy("hedged", "none", 0.5, 1.01)
-    for rank, key in enumerate(cv):
-        for t in THRESHOLDS:
-            for tr in (RESCUE_THRESHOLDS if key[1] != "none" else [1.01]):
-                candidate = Policy(*key, t, tr)
-                score = (round(_balanced_error(rows, cv[key], candidate), 9), rank, -tr, -t)
-                if best is None or score < best:
-                    best, policy = score, candidate
-    return policy
+    (ties: the narrower scope and set: the rule's verdict is the default)."""
+    best = {key: _best_for(rows, probs, key) for key, probs in cv.items()}
+    return min(best.values(), key=lambda p: (round(_balanced_error(rows, cv[p.key], p), 9), list(cv).index(p.key)))
 
 
 def report(title: str, rows: list[Row], probs: dict[int, float], policy: Policy | None) -> None:
@@ -322,6 +340,7 @@ def module_text(w: list[float], policy: Policy, rows: list[Row]) -> str:
         f"BIAS = {w[0]!r}",
         f"THRESHOLD = {policy.threshold!r}",
         f"RESCUE_THRESHOLD = {policy.rescue!r}",
+        f"UNMARKED_THRESHOLD = {policy.unmarked!r}",
         f"VETO_SCOPE = {policy.scope!r}",
         f"RESCUE_REASONS = {RESCUE_SETS[policy.rescue_set]!r}",
         "WEIGHTS: dict[str, float] = {",
@@ -344,24 +363,24 @@ def main() -> int:
           f"{sum(r.soft for r in rows)} soft candidates; analysis {ms:.0f} ms/memo")
     if args.check:  # the pinned policy (chosen by a full run) refitted: the weights must be the same
         policy = Policy(pinned.VETO_SCOPE, _rescue_set_named(pinned.RESCUE_REASONS), pinned.THRESHOLD,
-                        pinned.RESCUE_THRESHOLD)
+                        pinned.RESCUE_THRESHOLD, pinned.UNMARKED_THRESHOLD)
         train = _train_rows(rows, policy.key)
         text = module_text(fit([r.features for r in train], [r.raised for r in train]), policy, rows)
         same = WEIGHTS_MODULE.read_text(encoding="utf-8") == text
         print("weights module up to date" if same else f"{WEIGHTS_MODULE}: differs from a fresh training run")
         return 0 if same else 1
-    keys = [tuple(args.policy.split(","))] if args.policy else [(s, r) for s in SCOPES for r in RESCUE_SETS]
+    keys = [tuple(args.policy.split(","))] if args.policy else POLICIES
     cv = {key: lomo(rows, key) for key in keys}
     policy = choose_policy(rows, cv)
     train = _train_rows(rows, policy.key)
     w = fit([r.features for r in train], [r.raised for r in train])
     text = module_text(w, policy, rows)
     print("leave-one-matter-out, each scope and rescue set at its best thresholds:")
-    print("  scope   rescue  veto  rescue   over  under  macro F1")
+    print("  scope   rescue  veto  unmarked  rescue   over  under  macro F1")
     for key, probs in cv.items():
-        best = choose_policy(rows, {key: probs})
+        best = _best_for(rows, probs, key)
         a = _sum(tally(rows, probs, best))
-        print(f"  {key[0]:7} {key[1]:6} {best.threshold:5} {best.rescue:5}  {a['over'] / max(1, a['neg']):6.1%} "
+        print(f"  {key[0]:7} {key[1]:6} {best.threshold:5} {best.unmarked:8} {best.rescue:5}  {a['over'] / max(1, a['neg']):6.1%} "
               f"{a['under'] / max(1, a['pos']):6.1%}  {macro_f1(a):.3f}")
     report("rule alone", rows, cv[policy.key], None)
     report(f"rule + layer, leave-one-matter-out ({policy})", rows, cv[policy.key], policy)

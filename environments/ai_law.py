@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: c602aead280af5f34b4f0ca19571f68153ecf05d6256db3c70ef61522ee1c162
+# root-sha256: ec1578282d62c0c81e7cc90ebf1461c0b85c709f1eec43e3e456924f551e7715
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,8 +51,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 118c3ea5591b6614cb037b0631a2e16e32e50cf1de07c5592563e56c07ed10cc lae.match._assertion_weights
-# module: 2275c17d1cb0f7d37a9ddc5f88194233d450a8ebf840b945fa2ce6628adf66e6 lae.match.assertion
+# module: d682291c57046affde774ade5dfa2593dad1ba129d1b80888c4650c153a2cba8 lae.match._assertion_weights
+# module: 4893b26d55fa3cf3ff26778e4991163e72f620e35f15bb03828920bbe314f850 lae.match.assertion
 # module: f624eb37c34ab7045ab0ca5dae6c890193c93b401f7dec36f066204dacd48935 lae.match.cues
 # module: dd68e5eb4d04dedee141b14571ea15379363a10492645ee0e78d9616c3b5d484 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -66,8 +66,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":735,"max_over_credit":0.02,"max_under_credit":0.1,"memos":105,"met":false,"over_credit":0.161157,"under_credit":0.077079,"validation_sha256":"89051e286b29b3317d1e04bd95b69195fd99d161d1758239bfb309f002fd837b"}
-# fidelity-summary: measured at 16.1% over-credit and 7.7% under-credit on 105 labelled memos (735 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":980,"max_over_credit":0.02,"max_under_credit":0.1,"memos":140,"met":false,"over_credit":0.04878,"under_credit":0.096626,"validation_sha256":"491bf3c2ba8613f2212d6459c2b022d4ae71f461d036c8b6def8c9c545952835"}
+# fidelity-summary: measured at 4.9% over-credit and 9.7% under-credit on 140 labelled memos (980 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: a6668d6aef6783cd17e1590185b5d74235fbf99662691bcf820ebb7bf3b74964
+# root-sha256: fdf959fc0ea80d039d53c8b6c0f179280c0b6d2a8364e64cc3ef6f9b286c3c40
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,8 +51,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 118c3ea5591b6614cb037b0631a2e16e32e50cf1de07c5592563e56c07ed10cc lae.match._assertion_weights
-# module: 2275c17d1cb0f7d37a9ddc5f88194233d450a8ebf840b945fa2ce6628adf66e6 lae.match.assertion
+# module: d682291c57046affde774ade5dfa2593dad1ba129d1b80888c4650c153a2cba8 lae.match._assertion_weights
+# module: 4893b26d55fa3cf3ff26778e4991163e72f620e35f15bb03828920bbe314f850 lae.match.assertion
 # module: f624eb37c34ab7045ab0ca5dae6c890193c93b401f7dec36f066204dacd48935 lae.match.cues
 # module: dd68e5eb4d04dedee141b14571ea15379363a10492645ee0e78d9616c3b5d484 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -66,8 +66,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":735,"max_over_credit":0.02,"max_under_credit":0.1,"memos":105,"met":false,"over_credit":0.130802,"under_credit":0.126506,"validation_sha256":"87a718bd779a8460251c69d58268a51dd7328fa02802531783ff3ad49abda1d4"}
-# fidelity-summary: measured at 13.1% over-credit and 12.7% under-credit on 105 labelled memos (735 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":980,"max_over_credit":0.02,"max_under_credit":0.1,"memos":140,"met":false,"over_credit":0.040248,"under_credit":0.144597,"validation_sha256":"3cdb2a3ad88b9dcca49fa3a207e3b9a4307798ea1ed6c2c463dd93bf0473ca6d"}
+# fidelity-summary: measured at 4.0% over-credit and 14.5% under-credit on 140 labelled memos (980 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -29,7 +29,7 @@ from lae.match.normalize import TOKEN_RE
 from lae.match.polarity import dismissal_cue
 from lae.match.segment import Segmented
 
-__all__ = ["Candidate", "FEATURE_NAMES", "features", "applies", "probability", "score", "explain"]
+__all__ = ["Candidate", "FEATURE_NAMES", "features", "applies", "probability", "score", "explain", "veto_threshold"]
 
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
@@ -70,7 +70,19 @@ _CUES: dict[str, tuple[str, ...]] = {
                    r"no (?:licen[cs]e|authority|approval|consent|notice|exemption|basis)", r"without (?:a |an |any )?"
                    r"(?:licen[cs]e|authority|approval|consent|notice)", r"too late", r"deadline (?:has )?passed",
                    r"overbroad", r"excessive", r"unreasonable", r"wrong(?:ly)?", r"error", r"mistake\S*", r"ultra vires",
-                   r"defeats?", r"undermines?", r"taints?", r"tainted", r"loses?", r"lost", r"forfeit\S*"),
+                   r"defeats?", r"undermines?", r"taints?", r"tainted", r"loses?", r"lost", r"forfeit\S*",
+                   r"conflicts? with", r"inconsistent", r"contradict\S*", r"fatal", r"flawed", r"at risk", r"vulnerable",
+                   r"ineffective", r"unavailable", r"inapplicable", r"ineligible", r"insufficient", r"ignor(?:es|ed|ing)",
+                   r"leaves? out", r"left out", r"miss(?:es)?", r"falls? (?:short|below|outside)", r"short of",
+                   r"goes? (?:well |far )?(?:beyond|past)", r"too (?:broad|long|short|late|low|high|narrow|vague)",
+                   r"(?:won't|will not|doesn't|does not|can't|did not|didn't) (?:survive|work|hold|satisfy|meet|qualify|"
+                   r"cure|protect|comply|count|suffice)", r"not (?:reasonable|sufficient|enough|adequate|available|"
+                   r"effective|qualified|eligible|allowed|lawful|proper|correct|accurate)", r"unlicen[cs]ed", r"unregistered",
+                   r"unapproved", r"problem(?:s|atic)?", r"backwards", r"worse", r"mistaken",
+                   r"(?:has|have|needs?) to (?:go|come out|stop|change|be (?:fixed|withdrawn|corrected|redone))",
+                   r"(?:can't|cannot|shouldn't|should not) go (?:out|ahead|forward)",
+                   r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:enough|valid|permitted|lawful)",
+                   r"(?<=\S), not (?!only|just|merely|least|necessarily)"),
     "reasoning": (r"because", r"since", r"therefore", r"thus", r"so that", r"as a result", r"which means",
                   r"means that", r"so the", r"accordingly", r"consequently", r"given that", r"it follows"),
     "stance": (r"we (?:think|believe|conclude|consider|view|find|regard|recommend|advise|expect)",
@@ -90,6 +102,14 @@ _CUES: dict[str, tuple[str, ...]] = {
                 r"added|approved|adopted|filed|sent|issued|dated|listed|recorded|described)", r"(?:signed|executed) on",
                 r"began", r"effective (?:as of|on|from)", r"shows?(?= that| the| a)", r"lists?(?= the| a| \d)",
                 r"refers? to", r"records?(?= that)", r"notes? that", r"describes?", r"summari[sz]es?", r"according to"),
+    # Someone else's words carried by the memo: minutes, threads, press digests, the other side's case.
+    "report": (r"(?:said|says|told|asked|argued|argues|contends?|contended|suggested|reported|observed|responded|"
+               r"replied|countered|insisted|recalled|explained|pointed out|took the view|takes the view|"
+               r"(?:will|would|may|might) (?:say|argue|contend))",
+               r"(?:his|her|their|the [a-z]+'s) (?:view|position|argument|answer)",
+               r"(?:reporters?|commentators?|analysts?|the other side|opposing counsel|plaintiffs?'? counsel|"
+               r"some (?:readers|commentators|practitioners|colleagues))", r"no (?:decision|conclusion|view) (?:was|has "
+               r"been|is) (?:reached|taken|made|expressed)", r"(?:parked|tabled|left open|for discussion|to be discussed)"),
 }
 _FACT = regex.compile(_B + r"(?:\$?\d[\d,.%]*|§|(?:january|february|march|april|may|june|july|august|september|"
                       r"october|november|december)|sections?|clauses?|exhibit|schedule|part|rule|item)" + _E)
@@ -101,7 +121,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "u_subject_and_problem", "u_citation_only", "u_enumeration",
     "d_hedge", "d_generic", "d_evaluative", "d_stance", "d_reasoning", "d_remedy", "d_fact_density",
     "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
-    "d_recital", "d_advice", "d_recital_only", "m_hedge", "m_generic", "m_evaluative",
+    "d_recital", "d_advice", "d_recital_only", "d_reported", "d_question",
+    "m_hedge", "m_generic", "m_evaluative", "m_advice", "m_stance", "m_reported", "m_question", "m_brief",
     "form_row", "form_item", "form_heading", "crowd",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
     "r_citation", "r_dismissed",
@@ -130,6 +151,7 @@ class Candidate:
 def _patterns() -> dict[str, regex.Pattern]:
     out = {k: regex.compile(_B + "(?:" + "|".join(v) + ")" + _E) for k, v in _CUES.items()}
     out["severity"] = regex.compile("|".join(f"(?:{p})" for p in SEVERITY_LABELS), regex.MULTILINE)
+    out["question"] = regex.compile(r"\?")
     return out
 
 
@@ -176,7 +198,7 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
     text = _discussion_text(seg, blocks)
     sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
-                                                    "remedy", "recital", "advice")}
+                                                    "remedy", "recital", "advice", "report", "question")}
     return {
         "d_hedge": min(1.0, per["hedge"]),
         "d_generic": min(1.0, per["generic"]),
@@ -193,17 +215,25 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_recital": min(1.0, per["recital"]),
         "d_recital_only": float(per["recital"] > 0 and per["evaluative"] == 0),
         "d_advice": min(1.0, per["advice"]),
+        "d_reported": min(1.0, per["report"]),
+        "d_question": min(1.0, per["question"]),
     }
 
 
 @functools.lru_cache(maxsize=64)
 def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
     """The memo's register as a whole: a kitchen-sink memo hedges and generalises everywhere,
-    a memo that hedges one point does not."""
+    a memo that hedges one point does not; minutes, threads and digests report others' words and
+    ask questions, where advice takes positions and tells the client what to do."""
     sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
     return (("m_hedge", min(1.0, _count_all("hedge", text) / sentences)),
             ("m_generic", min(1.0, _count_all("generic", text) / sentences / 2.0)),
-            ("m_evaluative", min(1.0, _count_all("evaluative", text) / sentences / 2.0)))
+            ("m_evaluative", min(1.0, _count_all("evaluative", text) / sentences / 2.0)),
+            ("m_advice", min(1.0, _count_all("advice", text) / sentences)),
+            ("m_stance", min(1.0, _count_all("stance", text) / sentences)),
+            ("m_reported", min(1.0, _count_all("report", text) / sentences)),
+            ("m_question", min(1.0, _count_all("question", text) / sentences)),
+            ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)))
 
 
 def _count_all(kind: str, text: str) -> int:
@@ -236,12 +266,19 @@ def probability(feats: dict[str, float], weights: dict[str, float] | None = None
 
 
 # What marks a discussion as possibly not asserting, by veto scope: the model judges a rule
-# credit only where one of these features is non-zero ("all": every rule credit).
+# credit only where one of these features is non-zero ("all": every rule credit). "tiered" judges
+# every rule credit, a marked one against THRESHOLD and an unmarked one against the lower
+# UNMARKED_THRESHOLD: the rule's reading stands unless the model is surer it does not assert.
 VETO_SCOPES: dict[str, tuple[str, ...] | None] = {
     "hedged": ("d_hedge", "d_disclaim"),
     "marked": ("d_hedge", "d_disclaim", "d_dismissal"),
+    "tiered": None,
     "all": None,
 }
+TIER_MARKS = VETO_SCOPES["marked"]
+# Below this many sentences a text has no register to speak of (a calibration sentence, a one-line
+# note): the memo-level features say nothing, so the tiered scope leaves its unmarked credits alone.
+REGISTER_MIN_SENTENCES = 12
 
 
 def in_scope(feats: dict[str, float], scope: str, rescue: Sequence[str]) -> bool:
@@ -253,25 +290,34 @@ def in_scope(feats: dict[str, float], scope: str, rescue: Sequence[str]) -> bool
     return marks is None or any(feats[m] > 0 for m in marks)
 
 
+def veto_threshold(feats: dict[str, float], scope: str, threshold: float, unmarked: float) -> float:
+    """The probability below which a judged rule credit is vetoed under ``scope``."""
+    if scope == "tiered" and not any(feats[m] > 0 for m in TIER_MARKS):
+        return 0.0 if feats["m_brief"] else unmarked
+    return threshold
+
+
 def applies(feats: dict[str, float]) -> bool:
     """Which decisions the pinned model makes. A soft candidate (the rule rejected it for how it
     is said: hedged, reported, a bare citation, ...) is judged when its reason is one the pinned
     module lets the model overturn; a rule credit when its discussion carries a mark of the
-    pinned veto scope (a hedge, "could create exposure"; a disclaimer, "another client"; ...)."""
+    pinned veto scope (a hedge, "could create exposure"; a disclaimer, "another client"; ...),
+    or always under the tiered scope."""
     return in_scope(feats, pinned.VETO_SCOPE, pinned.RESCUE_REASONS)
 
 
 def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> AssertionScore:
     """Features, probability and the decision: a rule credit is vetoed when it is judged and
-    its probability falls below the pinned threshold; soft candidates are rescued (credited)
-    when theirs reaches the pinned rescue threshold."""
+    its probability falls below the pinned threshold for its discussion; soft candidates are
+    rescued (credited) when theirs reaches the pinned rescue threshold."""
     feats = features(seg, candidates, crowd)
     p = probability(feats)
     if all(c.reason for c in candidates):
         return AssertionScore(probability=round(p, 6), threshold=pinned.RESCUE_THRESHOLD, features=feats,
                               rescued=applies(feats) and p >= pinned.RESCUE_THRESHOLD)
-    return AssertionScore(probability=round(p, 6), threshold=pinned.THRESHOLD, features=feats,
-                          vetoed=applies(feats) and p < pinned.THRESHOLD)
+    threshold = veto_threshold(feats, pinned.VETO_SCOPE, pinned.THRESHOLD, pinned.UNMARKED_THRESHOLD)
+    return AssertionScore(probability=round(p, 6), threshold=threshold, features=feats,
+                          vetoed=applies(feats) and p < threshold)
 
 
 def explain(s: AssertionScore, top: int = 4) -> str:

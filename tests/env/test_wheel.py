@@ -88,10 +88,23 @@ def test_line_finder_finds_what_in_finds() -> None:
             assert finder.found_in(shifted) == {line for line in lines if line in shifted}
 
 
+def _record_lines(lines: set[str]) -> set[str]:
+    """The lines that are the matters' own record text (a memo may name a tracker row or a clause
+    heading exactly as the documents do): public, so finding them in the wheel leaks nothing."""
+    finder = LineFinder(lines)
+    found: set[str] = set()
+    for f in REPO.glob("sources/**/*"):
+        if f.is_file():
+            found |= finder.found_in(f.read_text(encoding="utf-8", errors="replace"))
+    return found
+
+
 def test_wheel_holds_no_validation_text(wheel):
     lines = _validation_lines()
     assert lines, "no validation text found to look for"
-    finder = LineFinder(lines)
+    record = _record_lines(lines)
+    assert len(record) < len(lines) / 100, "most validation lines are record text: the check would look for nothing"
+    finder = LineFinder(lines - record)
     z = zipfile.ZipFile(wheel)
     assert not [n for n in z.namelist() if "/validation/" in n]
     for n in z.namelist():

@@ -14,7 +14,8 @@ import pytest
 
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
-from lae.match.assertion import FEATURE_NAMES, REASON_FEATURES, Candidate, applies, features, in_scope
+from lae.match.assertion import (FEATURE_NAMES, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies, features,
+                                 in_scope, veto_threshold)
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
 from lae.match.segment import segment
@@ -107,12 +108,46 @@ def test_hook_vetoes_hedged_kitchen_sink_and_keeps_asserted(spec):
     assert "assertion model" in kept.credit.reason
 
 
+# Neutral sentences that make a memo long enough to have a register, without hedges or marks.
+PADDING = " ".join(f"Item {i} of the file was read in full on day {i}." for i in range(1, REGISTER_MIN_SENTENCES + 1))
+
+
 def test_evidence_carries_features_and_probability(spec):
     out = analyze_text(spec[0], ASSERTED).finding("F1").credit
     assert tuple(out.model.features) == FEATURE_NAMES
-    assert 0.0 <= out.model.probability <= 1.0 and out.model.threshold == pinned.THRESHOLD
+    # one sentence has no register: the tiered scope leaves its unmarked credit to the rule
+    assert out.model.features["m_brief"] == 1 and out.model.threshold == 0.0 and not out.model.vetoed
+    assert 0.0 <= out.model.probability <= 1.0
     again = analyze_text(spec[0], ASSERTED).finding("F1").credit
     assert again.model_dump() == out.model_dump()
+
+
+def test_a_long_memo_puts_an_unmarked_credit_to_the_unmarked_threshold(spec):
+    ev = analyze_text(spec[0], ASSERTED + "\n\n" + PADDING).finding("F1")
+    model = (ev.credit or ev.near_miss).model
+    assert model.features["m_brief"] == 0 and model.features["d_hedge"] == 0
+    expected = pinned.UNMARKED_THRESHOLD if pinned.VETO_SCOPE == "tiered" else pinned.THRESHOLD
+    assert model.threshold == expected
+    assert model.vetoed == (applies(model.features) and model.probability < expected) == (not ev.credited)
+
+
+def test_veto_threshold_by_scope_mark_and_length():
+    long_firm = {**dict.fromkeys(FEATURE_NAMES, 0.0), "rule_credit": 1.0}
+    marked = {**long_firm, "d_dismissal": 1.0}
+    brief = {**long_firm, "m_brief": 1.0}
+    assert veto_threshold(long_firm, "tiered", 0.6, 0.3) == 0.3 and veto_threshold(marked, "tiered", 0.6, 0.3) == 0.6
+    assert veto_threshold(brief, "tiered", 0.6, 0.3) == 0.0 and veto_threshold(long_firm, "marked", 0.6, 0.3) == 0.6
+    assert in_scope(long_firm, "tiered", ()) and not in_scope(long_firm, "marked", ())
+
+
+def test_reporting_register_and_questions_are_features():
+    minutes = ("The CFO said the renewal deadline had passed. The chair asked whether that mattered? "
+               "Counsel took the view that it did. No decision was reached.")
+    f = feats(minutes)
+    assert f["m_reported"] > 0.5 and f["d_reported"] > 0.5 and f["m_question"] > 0 and f["m_advice"] == 0
+    advice = feats("We recommend serving the renewal notice this week. The deadline is June 30, 2025.")
+    assert advice["m_reported"] == 0 and advice["m_advice"] > 0 and advice["m_question"] == 0
+    assert feats(minutes)["m_brief"] == 1 and feats(PADDING)["m_brief"] == 0
 
 
 def _load_trainer():
@@ -164,6 +199,17 @@ def test_policy_credits_rule_rows_unless_vetoed_and_soft_rows_only_when_rescued(
     assert policy.credited(row(soft, False), 0.85) and not policy.credited(row(soft, False), 0.79)
     assert not tr.Policy("hedged", "none", 0.5, 0.8).credited(row(soft, False), 0.99)
     assert not policy.credited(tr.Row("m", "A", "F1", True, False, ()), None)
+
+
+def test_tiered_policy_vetoes_unmarked_credits_only_below_its_lower_threshold():
+    tr = _load_trainer()
+    base = {**dict.fromkeys(FEATURE_NAMES, 0.0), "rule_credit": 1.0}
+    row = lambda extra: tr.Row("m", "D", "F1", False, True, tuple({**base, **extra}[k] for k in FEATURE_NAMES))  # noqa: E731
+    policy = tr.Policy("tiered", "none", 0.5, 1.01, 0.3)
+    assert not policy.credited(row({}), 0.29) and policy.credited(row({}), 0.31)
+    assert not policy.credited(row({"d_hedge": 0.5}), 0.45) and policy.credited(row({"d_hedge": 0.5}), 0.55)
+    assert policy.credited(row({"m_brief": 1.0}), 0.01)  # too short to have a register: the rule stands
+    assert ("tiered", "none") in tr.POLICIES and ("tiered", "narrow") not in tr.POLICIES
 
 
 SHARED_FIDELITY = ROOT.parent / "shared" / "fidelity"
