@@ -30,7 +30,7 @@ import regex
 from lae.errors import CompileError, Problem
 from lae.match.normalize import normalize_term
 
-__all__ = ["compile_term", "compiled_pattern", "term_regex", "required_literal", "required_literals", "PREFIXES"]
+__all__ = ["compile_term", "compiled_pattern", "term_regex", "required_literals", "PREFIXES"]
 
 PREFIXES = ("non", "anti", "pre", "post", "re", "co", "sub", "over", "under", "cross", "multi", "self",
             "counter", "inter", "intra", "semi", "mis", "out", "cyber")
@@ -276,34 +276,6 @@ def compile_term(term: str, *, where: str, field: str) -> str:
                            [Problem(where, f"term {term!r} does not compile: {exc}", field=field,
                                     mend="write the term as plain words")]) from exc
     return pattern
-
-
-def _literal_of_word(word: str) -> str:
-    """The part of ``word`` that every inflected form :func:`_inflect` allows keeps."""
-    for prefix in PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= 4:
-            word = word[len(prefix):]  # a joined prefix may be written apart
-            break
-    if len(word) < 3:
-        return word
-    if word.endswith("ed"):
-        return word[:-3]
-    if word.endswith(("s", "y", "e")):
-        return word[:-2]
-    return word
-
-
-@functools.lru_cache(maxsize=16384)
-def required_literal(term: str) -> str | None:
-    """A substring every match of ``term``'s pattern contains (in normalized text), or None.
-
-    A prefilter: a pattern whose literal is absent from a text cannot match it, so its regular
-    expression need not run. Atoms (money, dates, sections, numbers) have alternative forms and
-    are skipped; of the remaining words, the longest kept part (see :func:`_literal_of_word`)."""
-    text = _ATOM_RE.sub(" ", normalize_term(term))
-    parts = [_literal_of_word(w) for w in regex.findall(r"\p{L}+|\p{N}+", text)]
-    best = max(parts, key=len, default="")
-    return best if len(best) >= 3 else None
 
 
 # -- literals every match contains, for the token prefilter (lae.match.prefilter) -------------
