@@ -4,8 +4,9 @@ A memo's text is indexed once: its distinct tokens (runs of letters and digits) 
 each occurs on. :func:`lae.match.terms.required_literals` names runs of letters or digits that
 every match of a term's pattern holds inside one token, and no generated pattern matches a line
 break, so a match can only lie on a line whose tokens contain every literal. The pattern runs
-on those lines alone, each line its own search bounded by the line (a lookaround at the bound
-sees the text's end instead of a line break; no generated lookaround tells them apart).
+on those lines alone: each run of them (nearby ones joined, with the few lines between) is its
+own search, bounded by whole lines (a lookaround at the bound sees the text's end instead of a
+line break; no generated lookaround tells them apart).
 
 The spans found are exactly those of ``finditer`` over the whole text (tests/match/test_prefilter.py).
 A pattern that is not what :func:`lae.match.terms.term_regex` generates for its term, a term
@@ -23,11 +24,12 @@ import regex
 
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 
-__all__ = ["LineIndex", "WHOLE_TEXT_SHARE", "LONG_LINE", "MAX_LITERALS"]
+__all__ = ["LineIndex", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS"]
 
 WHOLE_TEXT_SHARE = 0.5  # when this share of the lines can match, one search of the whole text is cheaper
-LONG_LINE = 4096  # a line this long is searched under the timeout (a shorter one cannot take long; the deadline is
-# still checked between lines)
+JOIN_GAP = 1000  # candidate lines this close (characters) are searched as one range: a search call costs more
+LONG_RANGE = 4096  # a range this long is searched under the timeout (a shorter one cannot take long; the
+# deadline is still checked before each range)
 MAX_LITERALS = 3  # the longest literals of a term select its lines; more add little and cost lookups
 
 _TOKENS_AND_BREAKS = regex.compile(r"[\p{L}\p{N}]+|\n")
@@ -45,73 +47,86 @@ def _literals(pattern: str, term: str) -> tuple[str, ...]:
 
 
 class LineIndex:
-    """The lines of a text and, for each distinct token, the lines it occurs on (a bit set)."""
+    """The lines of a text and, for each distinct token, the lines it occurs on."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        on_lines: dict[str, int] = {}
-        bit = 1
+        on_lines: dict[str, list[int]] = {}
+        line = 0
         for token in _TOKENS_AND_BREAKS.findall(text):
             if token == "\n":
-                bit <<= 1
-            else:
-                on_lines[token] = on_lines.get(token, 0) | bit
-        self.line_count = bit.bit_length()
+                line += 1
+                continue
+            got = on_lines.get(token)
+            if got is None:
+                on_lines[token] = [line]
+            elif got[-1] != line:
+                got.append(line)
         self.lines: list[tuple[int, int]] = []
         start = 0
-        for line in text.split("\n"):
-            self.lines.append((start, start + len(line)))
-            start += len(line) + 1
+        for length in map(len, text.split("\n")):
+            self.lines.append((start, start + length))
+            start += length + 1
         self._tokens = list(on_lines)
         self._on_lines = list(on_lines.values())
         self._vocabulary = "\n".join(self._tokens)  # a literal holds no line break: it never spans two tokens
         self._token_starts = list(itertools.accumulate((len(t) + 1 for t in self._tokens[:-1]), initial=0))
-        self._literal_lines: dict[str, int] = {}
+        self._literal_lines: dict[str, set[int]] = {}
 
-    def lines_with(self, literal: str) -> int:
-        """The lines (bit set) holding a token that contains ``literal``."""
+    def lines_with(self, literal: str) -> set[int]:
+        """The lines holding a token that contains ``literal``."""
         got = self._literal_lines.get(literal)
         if got is None:
-            got = 0
+            got = set()
             vocabulary, starts = self._vocabulary, self._token_starts
             i = vocabulary.find(literal)
             while i >= 0:
                 k = bisect.bisect_right(starts, i) - 1
-                got |= self._on_lines[k]
+                got.update(self._on_lines[k])
                 i = vocabulary.find(literal, starts[k + 1]) if k + 1 < len(starts) else -1
             self._literal_lines[literal] = got
         return got
 
-    def candidate_lines(self, pattern: str, term: str | None) -> int | None:
-        """The lines (bit set) ``pattern`` can match on, or None when it is to search the whole text."""
+    def candidate_lines(self, pattern: str, term: str | None) -> set[int] | None:
+        """The lines ``pattern`` can match on, or None when it is to search the whole text."""
         literals = _literals(pattern, term) if term is not None else ()
         if not literals:
             return None
-        lines = -1
-        for literal in literals:
-            lines &= self.lines_with(literal)
+        lines = self.lines_with(literals[0])
+        for literal in literals[1:]:
             if not lines:
-                return 0
-        if lines.bit_count() > WHOLE_TEXT_SHARE * self.line_count:
+                break
+            lines = lines & self.lines_with(literal)
+        if len(lines) > WHOLE_TEXT_SHARE * len(self.lines):
             return None
         return lines
+
+    def _ranges(self, lines: set[int]) -> list[list[int]]:
+        """[start, end] of runs of whole lines covering ``lines``, nearby ones joined."""
+        out: list[list[int]] = []
+        for line in sorted(lines):
+            start, end = self.lines[line]
+            if out and start - out[-1][1] <= JOIN_GAP:
+                out[-1][1] = end
+            else:
+                out.append([start, end])
+        return out
 
     def spans(self, pattern: str, term: str | None, timeout: float, out: list[tuple[int, int]]) -> None:
         """Append to ``out`` the spans of ``pattern``'s matches, as ``finditer`` over the whole text
         finds them (``term``: its source, for the prefilter). Raises ``TimeoutError`` after
         ``timeout`` seconds in all, ``out`` holding what was found until then."""
-        compiled = compiled_pattern(pattern)
         lines = self.candidate_lines(pattern, term)
         if lines is None:
-            out.extend(m.span() for m in compiled.finditer(self.text, timeout=timeout))
+            out.extend(m.span() for m in compiled_pattern(pattern).finditer(self.text, timeout=timeout))
             return
+        if not lines:
+            return  # never compiled when no line can match (a single memo's scoring needs about half)
+        compiled = compiled_pattern(pattern)
         deadline = time.monotonic() + timeout
-        while lines:
-            low = lines & -lines
-            start, end = self.lines[low.bit_length() - 1]
-            lines ^= low
+        for start, end in self._ranges(lines):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"pattern timed out after {timeout} s")
-            found = compiled.finditer(self.text, start, end, timeout=left if end - start >= LONG_LINE else None)
+            found = compiled.finditer(self.text, start, end, timeout=left if end - start >= LONG_RANGE else None)
             out.extend(m.span() for m in found)
