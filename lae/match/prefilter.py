@@ -24,13 +24,15 @@ import regex
 
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 
-__all__ = ["LineIndex", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS"]
+__all__ = ["LineIndex", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS", "MIN_LITERAL", "FEW_LINES"]
 
 WHOLE_TEXT_SHARE = 0.5  # when this share of the lines can match, one search of the whole text is cheaper
 JOIN_GAP = 1000  # candidate lines this close (characters) are searched as one range: a search call costs more
 LONG_RANGE = 4096  # a range this long is searched under the timeout (a shorter one cannot take long; the
 # deadline is still checked before each range)
 MAX_LITERALS = 3  # the longest literals of a term select its lines; more add little and cost lookups
+MIN_LITERAL = 2  # a one-character literal is in most lines: looking it up costs more than it saves
+FEW_LINES = 8  # this few candidate lines are narrowed by searching each for the next literal
 
 _TOKENS_AND_BREAKS = regex.compile(r"[\p{L}\p{N}]+|\n")
 
@@ -43,7 +45,7 @@ def _literals(pattern: str, term: str) -> tuple[str, ...]:
             return ()
     except ValueError:
         return ()
-    return required_literals(term)[:MAX_LITERALS]
+    return tuple(x for x in required_literals(term) if len(x) >= MIN_LITERAL)[:MAX_LITERALS]
 
 
 class LineIndex:
@@ -96,7 +98,11 @@ class LineIndex:
         for literal in literals[1:]:
             if not lines:
                 break
-            lines = lines & self.lines_with(literal)
+            if len(lines) <= FEW_LINES:
+                find, bounds = self.text.find, self.lines
+                lines = {x for x in lines if find(literal, *bounds[x]) >= 0}  # a literal is only ever inside a token
+            else:
+                lines = lines & self.lines_with(literal)
         if len(lines) > WHOLE_TEXT_SHARE * len(self.lines):
             return None
         return lines
