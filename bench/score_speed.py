@@ -7,7 +7,8 @@ from the task's strong fixture memo, varied so nothing repeats verbatim), and pr
 * the median wall and CPU time of ``--repeat`` scorings of each (``score_files``: read the
   .docx, mask, match, build the result), and the linearity ratio: the per-word time at
   30,000 words over that at 3,000 (1.00 = linear; below 1, fixed costs are amortised);
-* the median CPU time of each stage for the 3,000-word memo;
+* the median CPU time of each stage for the 3,000-word memo, and the share of each module
+  (cProfile; a C call such as a regex search is charged to the module that called it);
 * ``lae score --runs`` with -j 1 and -j 2 as a user runs it (a new process): the start-up
   (process start, imports, freeze gate, document index, pattern compilation; timed on a
   folder of one rollout) apart from the throughput after start-up (the extra rollouts of
@@ -21,7 +22,9 @@ The machine's load moves every figure: run it twice and compare CPU times.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
+import pstats
 import shutil
 import statistics
 import subprocess
@@ -111,6 +114,31 @@ def stages(ctx: TaskContext, path: Path, repeat: int) -> None:
     print(f"  {timed(lambda: result.model_dump_json(), repeat)[1] * 1000:7.1f} ms CPU  result serialisation (JSON)")
 
 
+def _module(filename: str) -> str:
+    parts = Path(filename).parts
+    for top in ("lae", "grader", "compiler", "freeze"):
+        if top in parts:
+            return "/".join(parts[parts.index(top):])
+    return "site-packages/" + parts[parts.index("site-packages") + 1] if "site-packages" in parts else "python"
+
+
+def by_module(ctx: TaskContext, path: Path, repeat: int, top: int = 12) -> None:
+    """Each module's share of the CPU of scoring ``path`` (own time; C calls charged to their caller)."""
+    profile = cProfile.Profile()
+    profile.runcall(lambda: [score_files(ctx, [path]) for _ in range(repeat)])
+    spent: dict[str, float] = {}
+    for (filename, _line, _name), (_cc, _nc, own, _cum, callers) in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
+        if filename == "~":  # a C function: charge each caller's share to the caller's module
+            for (caller_file, _l, _n), (_c, _n2, caller_own, _cum2) in callers.items():
+                spent[_module(caller_file)] = spent.get(_module(caller_file), 0.0) + caller_own
+        else:
+            spent[_module(filename)] = spent.get(_module(filename), 0.0) + own
+    total = sum(spent.values())
+    print("CPU by module (cProfile, 3,000 words; the profiler inflates Python-heavy code):")
+    for name, t in sorted(spent.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {100 * t / total:5.1f}%  {name}")
+
+
 def rollout_folder(root: Path, memo: Path, task_id: str, n: int) -> Path:
     for i in range(n):
         r = root / f"r{i:03d}"
@@ -165,6 +193,7 @@ def main() -> None:
         by_length(ctx, memos, args.repeat)
         print("where the time goes (3,000 words):")
         stages(ctx, memos[3000], args.repeat)
+        by_module(ctx, memos[3000], args.repeat)
         batch(project, memos[3000], ctx.anchors.task_id, args.rollouts, tmpdir)
 
 

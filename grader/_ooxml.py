@@ -31,6 +31,7 @@ from lae.grader._zipguard import (
     Refusal,
     SafeZip,
     _exc_text,
+    _PassedScans,
     check_text_size,
     parse_xml,
 )
@@ -387,15 +388,53 @@ def _document_text(document: object, markup: bool = False) -> str:
     return "\n\n".join(s for s in sections if s.strip())
 
 
+# Parts python-docx parses on opening that the text model never reads (styles, numbering,
+# settings, comments, core properties). A part that does not parse refuses the file, so each is
+# parsed the first time its exact bytes are seen in this process; the same bytes again (memos
+# written from one template share its ~350 KB styles.xml) are kept as bytes, unparsed.
+_UNREAD_PARTS = frozenset({
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml",
+    "application/vnd.openxmlformats-package.core-properties+xml",
+})
+_PARSED_UNREAD = _PassedScans()
+
+
+def _open_document(data: bytes) -> object:
+    """``docx.Document(data)``, except that an unread part whose bytes parsed before stays unparsed."""
+    # python-docx, imported late to keep `import lae.grader` light
+    from docx.opc.constants import CONTENT_TYPE
+    from docx.opc.package import Unmarshaller
+    from docx.opc.part import Part, PartFactory
+    from docx.opc.pkgreader import PackageReader
+    from docx.package import Package
+
+    def part(partname: str, content_type: str, reltype: str, blob: bytes, package: object) -> object:
+        unread = content_type in _UNREAD_PARTS
+        if unread and blob in _PARSED_UNREAD:
+            return Part.load(partname, content_type, blob, package)
+        made = PartFactory(partname, content_type, reltype, blob, package)
+        if unread and len(blob) >= _PassedScans.MIN_BYTES:
+            _PARSED_UNREAD.add(blob)
+        return made
+
+    package = Package()
+    Unmarshaller.unmarshal(PackageReader.from_file(io.BytesIO(data)), package, part)
+    document_part = package.main_document_part
+    if document_part.content_type != CONTENT_TYPE.WML_DOCUMENT_MAIN:
+        raise ValueError(f"not a Word file, content type is {document_part.content_type!r}")
+    return document_part.document  # type: ignore[attr-defined]
+
+
 def read_docx(data: bytes, *, markup: bool = False) -> str:
     """Validate and read a .docx; return its text (see the module docstring). ``markup``
     (deliverables): headings, list paragraphs and table rows carry Markdown-like marks."""
     safe = SafeZip.open(data)
     require_main_part(safe, "docx")
-    import docx  # python-docx; imported late to keep `import lae.grader` light
-
     try:
-        document = docx.Document(io.BytesIO(safe.data))
+        document = _open_document(safe.data)
     except Refusal:
         raise
     except Exception as exc:  # python-docx raises many types on broken packages

@@ -434,6 +434,34 @@ def test_a_large_member_that_passed_the_scan_is_not_scanned_again(tmp_path: Path
     assert not result.ok and "DOCTYPE" in result.reason, result.reason
 
 
+def test_a_part_the_reader_never_reads_is_parsed_once_per_process(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """styles.xml (over 64 KiB) is parsed the first time its bytes are seen; the same bytes again
+    are kept unparsed and the text is the same. A copy that does not parse is new bytes, so it is
+    parsed, and refused, every time."""
+    import docx.opc.part
+
+    parsed: list[int] = []
+    real = docx.opc.part.parse_xml
+    monkeypatch.setattr(docx.opc.part, "parse_xml", lambda blob: parsed.append(len(blob)) or real(blob))
+    data = memo_docx()
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        styles = len(z.read("word/styles.xml"))
+    clean = write(tmp_path, "memo.docx", data)
+    first = read_deliverable(clean, "memo.docx")
+    second = read_deliverable(clean, "memo.docx")
+    assert first.ok and second == first
+    assert parsed.count(styles) <= 1  # parsed on the first read, unless an earlier test saw these bytes
+    parsed.clear()
+    assert read_deliverable(clean, "memo.docx").ok and styles not in parsed and parsed  # the body still parses
+    broken = rezip(data, edit={"word/styles.xml": lambda b: b.replace(b"</w:styles>", b"")})
+    (tmp_path / "broken").mkdir()
+    path = write(tmp_path / "broken", "memo.docx", broken)
+    for _ in range(2):
+        result = read_deliverable(path, "memo.docx")
+        assert not result.ok and "could not be opened as a Word document" in result.reason, result.reason
+
+
 def test_nested_list_items_keep_their_level_through_render_and_read(tmp_path):
     """A nested Markdown list renders to Word's nested list styles, and the reader indents each
     list paragraph two spaces per level, so the grader can read a list item with its sub-items."""

@@ -28,7 +28,8 @@ from lae.match.polarity import (Stance, compile_cues, correction_around, dismiss
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import split_phrase
-from lae.match.terms import compiled_pattern, required_literal
+from lae.match.prefilter import LineIndex
+from lae.match.terms import compiled_pattern
 
 __all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "compile_spec", "BEST_MATCH_RATIO"]
 
@@ -73,7 +74,7 @@ INVENTORY_BARE_SHARE = 0.5
 
 
 class _Scan:
-    """Every pattern run once over the text; hits grouped by unit; stances cached."""
+    """Every pattern run once, on the lines its token prefilter leaves; hits grouped by unit; stances cached."""
 
     def __init__(self, seg: Segmented, timeout: float) -> None:
         self.seg = seg
@@ -83,26 +84,25 @@ class _Scan:
         self._stance: dict[tuple[int, int | None], Stance] = {}
         self._dismissals: dict[int, str] | None = None
         self._lists: dict[int, bool] = {}
+        self.lines = LineIndex(seg.text)
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
         for u in seg.units:
             self.block_units[u.block].append(u.index)
 
     def pattern(self, pattern: str, term: str | None = None) -> Spans:
-        """Units where ``pattern`` matches (``term``: its source, for the literal prefilter)."""
+        """Units where ``pattern`` matches (``term``: its source, for the token prefilter)."""
         got = self._hits.get(pattern)
         if got is None:
             got = {}
-            literal = required_literal(term) if term else None
-            if literal is not None and literal not in self.seg.text:
-                self._hits[pattern] = got
-                return got
+            spans: list[tuple[int, int]] = []
             try:
-                for m in compiled_pattern(pattern).finditer(self.seg.text, timeout=self.timeout):
-                    u = self.seg.unit_at(m.start())
-                    if u is not None and m.end() <= self.seg.units[u].end:
-                        got.setdefault(u, []).append(m.span())
+                self.lines.spans(pattern, term, self.timeout, spans)
             except TimeoutError:
                 self.timeouts.append(pattern[:80])
+            for start, end in spans:
+                u = self.seg.unit_at(start)
+                if u is not None and end <= self.seg.units[u].end:
+                    got.setdefault(u, []).append((start, end))
             self._hits[pattern] = got
         return got
 

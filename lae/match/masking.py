@@ -29,6 +29,7 @@ class SourceIndex:
             for i in range(len(tokens) - min_tokens + 1):
                 grams.add(tuple(tokens[i:i + min_tokens]))
         self._grams = grams
+        self._vocabulary = {token for gram in grams for token in gram}
         self.documents = count
 
     def __len__(self) -> int:
@@ -41,7 +42,7 @@ class SourceIndex:
         tokens = [m.group(0) for m in matches]
         covered_until = -1
         spans: list[tuple[int, int]] = []
-        for i in range(len(tokens) - n + 1):
+        for i in self._candidates(tokens):
             if tuple(tokens[i:i + n]) in self._grams:
                 start = matches[i].start()
                 end = matches[i + n - 1].end()
@@ -51,3 +52,15 @@ class SourceIndex:
                     spans.append((start, end))
                 covered_until = i + n - 1
         return spans
+
+    def _candidates(self, tokens: list[str]) -> list[int]:
+        """Starts of the runs of ``min_tokens`` tokens that all occur in the documents (in order):
+        only these can repeat a source run, so only these are looked up."""
+        n, known = self.min_tokens, self._vocabulary
+        out: list[int] = []
+        run = 0  # tokens in the documents' vocabulary ending here
+        for j, token in enumerate(tokens):
+            run = run + 1 if token in known else 0
+            if run >= n:
+                out.append(j - n + 1)
+        return out

@@ -254,11 +254,24 @@ class _Builder:
         return base
 
 
+WORD_BEFORE_REACH = 40  # characters searched back for the word before a full stop (more only when it is longer)
+
+
+def _word_before(text: str, start: int, end: int) -> regex.Match | None:
+    """``_WORD_BEFORE_RE.search(text, start, end)``: the run of letters and dots ending at ``end``,
+    searched in the last few characters first (a search from ``start`` tries every position)."""
+    near = max(start, end - WORD_BEFORE_REACH)
+    found = _WORD_BEFORE_RE.search(text, near, end)
+    if near == start or found is None or found.start() > near:
+        return found
+    return _WORD_BEFORE_RE.search(text, start, end)  # the run may reach further back
+
+
 def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit]) -> None:
     pos = start
     for m in _END_RE.finditer(text, start, end):
         if m.group(0).startswith("."):
-            before = _WORD_BEFORE_RE.search(text, pos, m.start())
+            before = _word_before(text, pos, m.start())
             word = before.group(1).strip(".") if before else ""
             if before and (word in _ABBREV or len(word) == 1):
                 # "No. 3", "s. 151", "p. 4": these abbreviate only before a number

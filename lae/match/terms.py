@@ -30,7 +30,7 @@ import regex
 from lae.errors import CompileError, Problem
 from lae.match.normalize import normalize_term
 
-__all__ = ["compile_term", "compiled_pattern", "term_regex", "PREFIXES"]
+__all__ = ["compile_term", "compiled_pattern", "term_regex", "required_literals", "PREFIXES"]
 
 PREFIXES = ("non", "anti", "pre", "post", "re", "co", "sub", "over", "under", "cross", "multi", "self",
             "counter", "inter", "intra", "semi", "mis", "out", "cyber")
@@ -278,29 +278,97 @@ def compile_term(term: str, *, where: str, field: str) -> str:
     return pattern
 
 
-def _literal_of_word(word: str) -> str:
-    """The part of ``word`` that every inflected form :func:`_inflect` allows keeps."""
-    for prefix in PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= 4:
-            word = word[len(prefix):]  # a joined prefix may be written apart
-            break
-    if len(word) < 3:
+# -- literals every match contains, for the token prefilter (lae.match.prefilter) -------------
+# Each function below mirrors the generator above: what it returns is a run of letters or of
+# digits that every string the generated pattern matches contains inside one token (a run of
+# letters and digits). tests/match/test_prefilter.py holds them to the patterns.
+
+
+def _kept(word: str) -> str:
+    """The prefix of one lower-case word that every form :func:`_inflect` allows keeps."""
+    if not word.isalpha() or len(word) < 3:
         return word
-    if word.endswith("ed"):
-        return word[:-3]
-    if word.endswith(("s", "y", "e")):
-        return word[:-2]
+    if word.endswith("y") and word[-2] not in "aeiou" or word.endswith("e"):
+        return word[:-1]
+    if word.endswith("ed") and len(word) >= 6:
+        return min(word, _kept(word[:-1]), _kept(word[:-2]), key=len)
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) >= 4:
+        return min(word, _kept(word[:-1]), key=len)
     return word
 
 
-@functools.lru_cache(maxsize=16384)
-def required_literal(term: str) -> str | None:
-    """A substring every match of ``term``'s pattern contains (in normalized text), or None.
+def _word_literals(word: str) -> list[str]:
+    """Literals of one word of a term, as :func:`_word_pattern` compiles it."""
+    for prefix in PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 4 and word.isalpha():
+            return [prefix, _kept(word[len(prefix):])]
+    return [_kept(word)]
 
-    A prefilter: a pattern whose literal is absent from a text cannot match it, so its regular
-    expression need not run. Atoms (money, dates, sections, numbers) have alternative forms and
-    are skipped; of the remaining words, the longest kept part (see :func:`_literal_of_word`)."""
-    text = _ATOM_RE.sub(" ", normalize_term(term))
-    parts = [_literal_of_word(w) for w in regex.findall(r"\p{L}+|\p{N}+", text)]
-    best = max(parts, key=len, default="")
-    return best if len(best) >= 3 else None
+
+def _head(value: Decimal) -> str:
+    """The leading digits :func:`_decimal_pattern` writes without an optional separator."""
+    whole = format(value.normalize(), "f").split(".")[0]
+    return whole[:len(whole) % 3 or 3]
+
+
+def _money_values(atom: str) -> list[Decimal]:
+    """The value and every scaled value :func:`_money_pattern` writes a form for."""
+    num = regex.search(_NUM, atom)
+    assert num is not None
+    value = Decimal(num.group(0).replace(",", ""))
+    suffix = regex.search(r"(k|mm|m|bn|b|thousand|million|billion)\b", atom[num.end():])
+    if suffix:
+        value *= Decimal(10) ** _SUFFIXES[suffix.group(1)]
+    out = [value]
+    for exponent in (3, 6, 9):
+        scaled = value / (Decimal(10) ** exponent)
+        if scaled >= 1 and scaled == scaled.quantize(Decimal("0.01")):
+            out.append(scaled)
+    return out
+
+
+def _common_prefix(texts: list[str]) -> str:
+    first, last = min(texts), max(texts)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
+def _atom_literals(kind: str | None, atom: str) -> list[str]:
+    """Literals of one atom, as :func:`term_regex` compiles it."""
+    if kind == "money":
+        return [_common_prefix([_head(v) for v in _money_values(atom)])]
+    if kind == "percent":
+        num = regex.search(_NUM, atom)
+        assert num is not None
+        return [_head(Decimal(num.group(0).replace(",", "")))]
+    if kind == "section":
+        m = regex.search(r"\d", atom)
+        assert m is not None
+        return regex.findall(r"\p{L}+|\p{N}+", atom[m.start():])
+    if kind == "date":
+        try:
+            date = _parse_date(atom)
+        except ValueError:  # compiled word by word
+            return [x for w in regex.findall(r"\p{L}+|\p{N}+", atom) for x in _word_literals(w)]
+        return [str(date.day), f"{date.year % 100:02d}"]
+    if kind == "monthyear":
+        name, year = atom.replace(",", "").split()
+        return [year, _MONTH_ABBR[_MONTHS.index(name)]]
+    return [_grouped(atom.replace(",", "")).split(",?")[0]]  # number
+
+
+@functools.lru_cache(maxsize=16384)
+def required_literals(term: str) -> tuple[str, ...]:
+    """Runs of letters or digits every match of ``term``'s pattern contains, each inside one
+    token of the matched text, longest first (empty if none is known)."""
+    text = normalize_term(term)
+    found: list[str] = []
+    pos = 0
+    for m in _ATOM_RE.finditer(text):
+        found += [x for w in regex.findall(r"\p{L}+|\p{N}+", text[pos:m.start()]) for x in _word_literals(w)]
+        found += _atom_literals(m.lastgroup, m.group(0))
+        pos = m.end()
+    found += [x for w in regex.findall(r"\p{L}+|\p{N}+", text[pos:]) for x in _word_literals(w)]
+    return tuple(sorted({x for x in found if x}, key=lambda x: (-len(x), x)))

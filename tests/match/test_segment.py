@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from lae.match.segment import segment
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lae.match.segment import _WORD_BEFORE_RE, _word_before, segment
 
 MEMO = """# Lease memo
 
@@ -61,3 +64,24 @@ def test_no_ends_a_sentence_unless_a_number_follows():
     seg = segment("The committee cannot say no. We disagree. See No. 3 and s. 151 of the Act.")
     assert [seg.text[u.start:u.end] for u in seg.units] == [
         "the committee cannot say no.", "we disagree.", "see no. 3 and s. 151 of the act."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab. Q1", max_size=120), st.integers(0, 120))
+def test_the_word_before_a_full_stop_is_found_as_a_search_from_the_sentence_start_finds_it(text, cut):
+    """The windowed search gives what a search over the whole sentence gives, runs of letters and
+    dots longer than the window included."""
+    text = "a" * 50 + "." * 10 + text
+    end = min(cut + 60, len(text))
+    for start in (0, 30, end):
+        want = _WORD_BEFORE_RE.search(text, start, end)
+        got = _word_before(text, start, end)
+        assert (got.span(), got.group(1)) == (want.span(), want.group(1)) if want else got is None
+
+
+def test_a_long_run_before_a_full_stop_is_not_read_as_an_abbreviation():
+    """"abc", forty-five dots, "s." is one run of letters and dots, not the abbreviation "s." (which
+    before a number would join the sentences): its last characters alone would read as one."""
+    text = "The clause is void abc" + "." * 45 + "s. 151 applies here."
+    units = segment(text).units
+    assert len(units) == 2
