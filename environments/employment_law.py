@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 8a7c8ac6ef242cc7c93c19ae9c1c48ee9163139afea89cbfbfed54245d728ffd
+# root-sha256: 1616cb3ffae152ef962533a6daf9a00eb970800de1bf82fe5d406ecc537ea305
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -42,7 +42,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f5d7b07560e982817a4476e026e115283371c6d31fa217a1e020d2abce2c9772 lae.freeze.verify
 # module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
 # module: 8e4f0198bb4c7c22ab8c6381e0bb3a7e6324af6bf05ae5b3c2e37f666533ac58 lae.grader
-# module: 19da808454fdfdab95a9be1f7b99966a7bd6b13ad4fc97727c77beace8d89606 lae.grader._ooxml
+# module: 92abf11134c82300e895f9dc4a768bc1a900214521bcb19e44e977314f782f00 lae.grader._ooxml
 # module: 2ad9c07d94945a1ee04cbc0885d5422b33269ceba6776c668ced74aabc6c62ce lae.grader._zipguard
 # module: 889212a8660564b257e204c56ceb54c877e63f9213079493e783c59f3eaa7ff7 lae.grader.anchors
 # module: 2a6938d55fae5b1f0021f29c454baad4f7c3b9e9de8102cd9df08d653ff12b19 lae.grader.deliverables
@@ -54,15 +54,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d682291c57046affde774ade5dfa2593dad1ba129d1b80888c4650c153a2cba8 lae.match._assertion_weights
 # module: 4893b26d55fa3cf3ff26778e4991163e72f620e35f15bb03828920bbe314f850 lae.match.assertion
 # module: f624eb37c34ab7045ab0ca5dae6c890193c93b401f7dec36f066204dacd48935 lae.match.cues
-# module: dd68e5eb4d04dedee141b14571ea15379363a10492645ee0e78d9616c3b5d484 lae.match.engine
+# module: e5a7cff65113539e16c21b6152c274b6d8f5e8379b71d2110ed9a1cf0b9e7d69 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: 0d39b0e323fe35358b04347e15d20b0dc74cbf396184b171fd1c1eeffcd90da1 lae.match.masking
+# module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
 # module: 4eb8d38e9753924c31cf52c71d6a535394c289b11d8649f060eb47352255d96e lae.match.polarity
-# module: 917f21c6645991d92484683669b1cb67008539f57fabec169e0fef2b6865e5c3 lae.match.segment
+# module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
+# module: 40be6a8f6c1de2c7a24481ce52ca4dce41532f5453dc471e42d005eb06127994 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: 80ded0468afc6159d17f99de650c693cb0d57e351ac64fd6e70fdca04fc64bf6 lae.match.terms
+# module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
