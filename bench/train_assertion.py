@@ -13,8 +13,8 @@ against rule + layer, and the in-sample figures.
 
     python bench/train_assertion.py [--memos DIR ...] [--check]
 
-Training data (the default): the project's first and second validation batches (memo ids A–G
-A2–G2, A3–G3 and A4–G4 under ``keys_private/*/validation/``) and ``../shared/fidelity``. Later batches (A5–G5,
+Training data (the default): the project's validation batches on main (memo ids A–G,
+A2–G2, ..., A5–G5 under ``keys_private/*/validation/``) and ``../shared/fidelity``. Later batches (A6–G6,
 ...) are held out: they measure the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
@@ -52,7 +52,7 @@ from lae.project import Project  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
-TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4"))  # batches 1 to 4; later ones are held out
+TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5"))  # batches 1 to 5; later ones are held out
 L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
 NEWTON_STEPS = 30
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
@@ -72,6 +72,10 @@ RESCUE_SETS: dict[str, tuple[str, ...]] = {
 # The tiered model, trained on every rule credit, rescued hedged and citation-only candidates that
 # the red team's glossary variants and a key's calibration negative ("Whether the drivers fail the
 # ABC test is not a concern ...") must not credit, at every rescue threshold on offer: it rescues nothing.
+# A third rescue was measured and left out: a sentence naming the subject with a plain word of wrongness
+# ("was never valid", "won't hold up") and none of the key's problem phrases, as a soft candidate. It
+# moved leave-one-matter-out figures little (over 5.1% -> 4.7%, under 11.2% -> 11.3%) and its chosen
+# threshold credited a key's calibration negative ("We discuss the unlicensed Phase 1 question ...").
 POLICIES = [(s, r) for s in SCOPES for r in RESCUE_SETS if not (s == "tiered" and r != "none")]
 
 

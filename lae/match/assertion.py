@@ -125,7 +125,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "m_hedge", "m_generic", "m_evaluative", "m_advice", "m_stance", "m_reported", "m_question", "m_brief",
     "form_row", "form_item", "form_heading", "crowd",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
-    "r_citation", "r_dismissed",
+    "r_citation", "r_dismissed", "r_recital",
 )
 
 # Why the rule rejected a soft candidate (its stance kind or soft rule) -> the reason feature it sets.
@@ -133,6 +133,7 @@ REASON_FEATURES: dict[str, str] = {
     "hedge": "r_hedge", "reported": "r_reported", "other-matter": "r_reported", "law-in-abstract": "r_abstract",
     "hypothetical": "r_abstract", "definition": "r_abstract", "question": "r_question", "keyword-list": "r_list",
     "negated": "r_negated", "heading": "r_heading", "citation": "r_citation", "dismissed": "r_dismissed",
+    "recital": "r_recital",
 }
 
 
@@ -252,7 +253,7 @@ def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> dic
     out["form_item"] = kinds.count("item") / len(kinds)
     out["form_heading"] = kinds.count("heading") / len(kinds)
     out["crowd"] = min(1.0, crowd / 4.0)
-    reasons = [REASON_FEATURES.get(c.reason, "") for c in candidates]
+    reasons = [REASON_FEATURES[c.reason] if c.reason else "" for c in candidates]  # a new soft tag must be named
     out["rule_credit"] = reasons.count("") / len(reasons)
     for name in set(REASON_FEATURES.values()):
         out[name] = reasons.count(name) / len(reasons)

@@ -58,6 +58,11 @@ def test_soft_candidates_carry_their_reason_and_are_judged_only_where_rescuable(
     assert in_scope(hedged, "hedged", ("r_hedge",)) and not in_scope(hedged, "hedged", ("r_citation",))
     assert not in_scope(feats_soft("The Dover lease is not void.", "negated"), "all", ("r_hedge", "r_citation"))
     assert feats_soft("Counsel said the lease is void.", "other-matter")["r_reported"] == 1
+    # a glossary or chronology line is a soft candidate of its own kind, never a rule credit
+    recital = feats_soft("Dover lease: void.", "recital")
+    assert recital["r_recital"] == 1 and recital["rule_credit"] == 0 and not in_scope(recital, "tiered", ())
+    with pytest.raises(KeyError):
+        feats_soft("The Dover lease is void.", "a tag nobody named")
 
 
 def test_dismissal_marks_a_discussion_for_the_marked_scope():
