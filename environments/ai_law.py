@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 20c80021b059e1b1d8537b277361014cc6fd3d3b5383d6040c79c8a11cf7c688
+# root-sha256: 885ba74ca74e871061d615e4f1981f5078f3b57c8d5586aeb61baf352eb262b5
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,8 +51,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 079c87056ae575bc7002c6e98e44c7e51307858db3ea21a36fe5b85025d3b5a0 lae.match._assertion_weights
-# module: b8b76a606c20605df476fa0e44b6fd6e86c12eb31b26e93fcd18366be3380de5 lae.match.assertion
+# module: 0e703bcb5f2b5a0f7f3b807206671eefb2f00cacc5478ad45028a9645283edf3 lae.match._assertion_weights
+# module: b64054b9c906f97b138958cabbb94c67c8412432c16d0c06334473b1b0af058c lae.match.assertion
 # module: f624eb37c34ab7045ab0ca5dae6c890193c93b401f7dec36f066204dacd48935 lae.match.cues
 # module: e5a7cff65113539e16c21b6152c274b6d8f5e8379b71d2110ed9a1cf0b9e7d69 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -67,8 +67,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1225,"max_over_credit":0.02,"max_under_credit":0.1,"memos":175,"met":false,"over_credit":0.058252,"under_credit":0.095941,"validation_sha256":"d81afbbceb47b5330056b8d785a692f5b279a02c17ba344cd22d047f02aceec6"}
-# fidelity-summary: measured at 5.8% over-credit and 9.6% under-credit on 175 labelled memos (1225 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":1260,"max_over_credit":0.02,"max_under_credit":0.1,"memos":180,"met":false,"over_credit":0.049217,"under_credit":0.107011,"validation_sha256":"284877dfdeb66f78b1362ec494549883df3f24a63be3ec26f3b20444310e1e3b"}
+# fidelity-summary: measured at 4.9% over-credit and 10.7% under-credit on 180 labelled memos (1260 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

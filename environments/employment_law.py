@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 850e91823a1e7f46e0eccf6b0e0fd687874648b588049490ed6d8ed83b76d61a
+# root-sha256: 3c2ad9706dd986ba4e433a4d84d94ed0188569c380bdf4dff174d7c238c7bfdb
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,8 +51,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 079c87056ae575bc7002c6e98e44c7e51307858db3ea21a36fe5b85025d3b5a0 lae.match._assertion_weights
-# module: b8b76a606c20605df476fa0e44b6fd6e86c12eb31b26e93fcd18366be3380de5 lae.match.assertion
+# module: 0e703bcb5f2b5a0f7f3b807206671eefb2f00cacc5478ad45028a9645283edf3 lae.match._assertion_weights
+# module: b64054b9c906f97b138958cabbb94c67c8412432c16d0c06334473b1b0af058c lae.match.assertion
 # module: f624eb37c34ab7045ab0ca5dae6c890193c93b401f7dec36f066204dacd48935 lae.match.cues
 # module: e5a7cff65113539e16c21b6152c274b6d8f5e8379b71d2110ed9a1cf0b9e7d69 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -67,8 +67,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1225,"max_over_credit":0.02,"max_under_credit":0.1,"memos":175,"met":false,"over_credit":0.023866,"under_credit":0.104218,"validation_sha256":"c6bd13d482a4ecb5f491e3439a8c3bfe7fff31c1891aabcd0131ffccbae6db53"}
-# fidelity-summary: measured at 2.4% over-credit and 10.4% under-credit on 175 labelled memos (1225 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":1260,"max_over_credit":0.02,"max_under_credit":0.1,"memos":180,"met":false,"over_credit":0.022026,"under_credit":0.115385,"validation_sha256":"3ec0467a19ad6d852c06b30ce7a9fa61084a6bfa31f1039d568d4a6f5282f397"}
+# fidelity-summary: measured at 2.2% over-credit and 11.5% under-credit on 180 labelled memos (1260 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

@@ -46,7 +46,8 @@ _CUES: dict[str, tuple[str, ...]] = {
               r"confirmed|checked|monitored|analy[sz]ed)", r"raises? (?:\S+ )?questions?",
               r"questions? (?:regarding|about|as to)", r"uncertain\S*", r"unclear",
               r"(?:consider|review|assess|evaluate|determine|confirm|examine|check|question|ask|know|clear|certain|see|as to) "
-              r"whether(?! to| or not)"),
+              r"whether(?! to| or not)", r"(?:should|will|would) (?:want to|be mindful|be well advised)",
+              r"(?:it is|it would be) (?:prudent|advisable|wise)", r"(?:may|might|could) (?:face|attract|draw)"),
     "disclaim": (r"(?:does|do|did|will|is|are|was|were) not (?:being |yet )?(?:evaluate|evaluated|adopt|adopted|address|"
                  r"addressed|reflect|carried|carry|applied|relied|express|take a view|form a view|reach a (?:view|conclusion)|"
                  r"assess|assessed|analy[sz]e|analy[sz]ed|recalculated|considered|opine)", r"no view", r"not (?:yet )?(?:assessed|"
@@ -103,6 +104,14 @@ _CUES: dict[str, tuple[str, ...]] = {
                 r"began", r"effective (?:as of|on|from)", r"shows?(?= that| the| a)", r"lists?(?= the| a| \d)",
                 r"refers? to", r"records?(?= that)", r"notes? that", r"describes?", r"summari[sz]es?", r"according to"),
     # Someone else's words carried by the memo: minutes, threads, press digests, the other side's case.
+    # Writing about the field rather than the client: actors in general, and the client as an example.
+    "general": (r"(?:companies|employers|businesses|boards|firms|issuers|exporters|sellers|buyers|organi[sz]ations|"
+                r"corporations|acquirers|developers|providers|lenders|investors|practitioners|in-house teams)",
+                r"(?:a|an|any) (?:company|employer|business|board|seller|buyer|exporter|developer|provider|lender|"
+                r"corporation|issuer|fund|target|acquirer|client) (?:that|which|who|whose|with|in)"),
+    "example": (r"for example", r"for instance", r"e\.g\.", r"consider (?:a|an|the case)", r"take (?:a|an|the case)",
+                r"illustrat\S*", r"hypothetical\S*", r"composite", r"in one (?:recent )?(?:deal|matter|case|transaction)",
+                r"(?:a|one) (?:recent )?(?:example|case study)"),
     "report": (r"(?:said|says|told|asked|argued|argues|contends?|contended|suggested|reported|observed|responded|"
                r"replied|countered|insisted|recalled|explained|pointed out|took the view|takes the view|"
                r"(?:will|would|may|might) (?:say|argue|contend))",
@@ -123,6 +132,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
     "d_recital", "d_advice", "d_recital_only", "d_reported", "d_question",
     "m_hedge", "m_generic", "m_evaluative", "m_advice", "m_stance", "m_reported", "m_question", "m_brief",
+    "m_general", "m_example", "d_general", "d_example",
     "form_row", "form_item", "form_heading", "crowd",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
     "r_citation", "r_dismissed", "r_recital",
@@ -199,7 +209,8 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
     text = _discussion_text(seg, blocks)
     sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
-                                                    "remedy", "recital", "advice", "report", "question")}
+                                                    "remedy", "recital", "advice", "report", "question", "general",
+                                                    "example")}
     return {
         "d_hedge": min(1.0, per["hedge"]),
         "d_generic": min(1.0, per["generic"]),
@@ -218,6 +229,8 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_advice": min(1.0, per["advice"]),
         "d_reported": min(1.0, per["report"]),
         "d_question": min(1.0, per["question"]),
+        "d_general": min(1.0, per["general"]),
+        "d_example": min(1.0, per["example"]),
     }
 
 
@@ -234,7 +247,9 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
             ("m_stance", min(1.0, _count_all("stance", text) / sentences)),
             ("m_reported", min(1.0, _count_all("report", text) / sentences)),
             ("m_question", min(1.0, _count_all("question", text) / sentences)),
-            ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)))
+            ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)),
+            ("m_general", min(1.0, _count_all("general", text) / sentences)),
+            ("m_example", min(1.0, _count_all("example", text) / sentences)))
 
 
 def _count_all(kind: str, text: str) -> int:

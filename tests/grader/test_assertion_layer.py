@@ -153,6 +153,13 @@ def test_reporting_register_and_questions_are_features():
     advice = feats("We recommend serving the renewal notice this week. The deadline is June 30, 2025.")
     assert advice["m_reported"] == 0 and advice["m_advice"] > 0 and advice["m_question"] == 0
     assert feats(minutes)["m_brief"] == 1 and feats(PADDING)["m_brief"] == 0
+    alert = ("Consider a company that lets its renewal deadline lapse. Companies should be mindful of notice "
+             "clauses, and an employer with leases in several states may face disputes. For example, Harbor's lease.")
+    f = feats(alert)
+    assert f["m_general"] > 0.5 and f["m_example"] > 0.5 and f["d_general"] > 0.5 and f["d_example"] > 0
+    assert f["d_hedge"] > 0  # "should be mindful", "may face"
+    firm = feats("We recommend serving the renewal notice this week: the deadline is June 30, 2025.")
+    assert firm["m_general"] == 0 and firm["m_example"] == 0 and firm["d_hedge"] == 0
 
 
 def _load_trainer():
