@@ -152,7 +152,10 @@ def test_reporting_register_and_questions_are_features():
     assert f["m_reported"] > 0.5 and f["d_reported"] > 0.5 and f["m_question"] > 0 and f["m_advice"] == 0
     advice = feats("We recommend serving the renewal notice this week. The deadline is June 30, 2025.")
     assert advice["m_reported"] == 0 and advice["m_advice"] > 0 and advice["m_question"] == 0
-    assert feats(minutes)["m_brief"] == 1 and feats(PADDING)["m_brief"] == 0
+    assert f["m_brief"] == 1 and feats(PADDING)["m_brief"] == 0
+
+
+def test_general_actors_examples_and_alert_hedges_are_features():
     alert = ("Consider a company that lets its renewal deadline lapse. Companies should be mindful of notice "
              "clauses, and an employer with leases in several states may face disputes. For example, Harbor's lease.")
     f = feats(alert)
