@@ -193,6 +193,7 @@ def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
     out = [b] + [h for h in blk.headings if not (h == 0 and seg.blocks[h].level == 1)]
     if blk.kind == "item":
         out += seg.item_family(b)  # a list item with its sub-items is one discussion
+    out += seg.record_of(b)  # so is a field record (Evidence, Analysis, ... of one finding)
     out += [x for x in (blk.lead_in, blk.header) if x is not None]
     if blk.kind != "row":
         sec = seg.section_blocks(b)

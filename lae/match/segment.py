@@ -95,6 +95,7 @@ class Segmented:
     units: tuple[Unit, ...]
     unit_starts: tuple[int, ...] = field(default=())
     sections: dict[tuple[int, ...], list[int]] = field(default_factory=dict)  # heading chain -> its non-heading blocks
+    records: dict[int, tuple[int, ...]] = field(default_factory=dict)  # block -> the field record it belongs to
 
     def unit_at(self, pos: int) -> int | None:
         """Index of the unit containing normalized offset ``pos``."""
@@ -115,6 +116,11 @@ class Segmented:
             out.append(x)
             x += 1
         return out
+
+    def record_of(self, block: int) -> tuple[int, ...]:
+        """The field record ``block`` is a line of (``**Evidence:** ...`` beside ``**Analysis:** ...``
+        under one finding), or ``()``: a record is one discussion, like a table row."""
+        return self.records.get(block, ())
 
     def section_blocks(self, block: int) -> list[int]:
         """Blocks under the same innermost heading as ``block`` (the heading itself excluded)."""
@@ -319,4 +325,37 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
     for b in blocks:
         if b.kind != "heading":
             sections.setdefault(b.headings, []).append(b.index)
-    return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units), sections)
+    return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units), sections,
+                     _field_records(blanked, blocks))
+
+
+_FIELD_LABEL = regex.compile(r"\W*(\p{L}[\p{L} /&'()-]{0,28}?)\W*:")
+RECORD_MIN_FIELDS = 3  # a run of this many labelled lines is a record when its labels recur elsewhere
+
+
+def _field_records(text: str, blocks: Sequence[Block]) -> dict[int, tuple[int, ...]]:
+    """Runs of consecutive ``Label: value`` lines (items or paragraphs under the same headings)
+    whose labels form a schema: at least two of them recur in another run. A findings export
+    writes one record per finding (Title, Evidence, Analysis, Recommendation); a glossary's labels
+    are its terms and do not recur, so its lines stay apart."""
+    runs: list[list[tuple[int, str]]] = [[]]
+    for b in blocks:
+        m = _FIELD_LABEL.match(text, b.start, b.end) if b.kind in ("item", "paragraph") else None
+        if m is None:
+            runs.append([])
+            continue
+        prev = runs[-1][-1][0] if runs[-1] else None
+        if prev is not None and (prev != b.index - 1 or blocks[prev].headings != b.headings):
+            runs.append([])
+        runs[-1].append((b.index, m.group(1).strip()))
+    runs = [r for r in runs if len(r) >= RECORD_MIN_FIELDS]
+    seen: dict[str, int] = {}
+    for r in runs:
+        for label in {label for _b, label in r}:
+            seen[label] = seen.get(label, 0) + 1
+    out: dict[int, tuple[int, ...]] = {}
+    for r in runs:
+        if sum(seen[label] > 1 for label in {label for _b, label in r}) >= 2:
+            record = tuple(b for b, _label in r)
+            out.update({b: record for b in record})
+    return out

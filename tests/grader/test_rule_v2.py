@@ -205,3 +205,36 @@ def test_a_dense_paragraph_credits_each_finding_its_own_sentence_raises(spec):
     # a sentence that merely names the other finding's subject beside the first one's problem is no credit for it
     assert "F2" not in credited(spec, text.replace("Separately, Section 11.3 is a broad-form indemnity.",
                                                    "The indemnity in Section 11.3 changes nothing about this."))
+
+
+FIELD_EXPORT = """# Review export
+
+### F-01
+- **Title:** Renewal option in Section 9.1
+- **Severity:** Critical
+- **Evidence:** lease, Section 9.1; notice not yet drafted
+- **Analysis:** The deadline is weeks away and will lapse on June 30, 2025 unless notice is served.
+- **Recommendation:** Serve the notice this week.
+
+### F-02
+- **Title:** Indemnity in Section 11.3
+- **Severity:** High
+- **Evidence:** lease, Section 11.3
+- **Analysis:** It is broad-form: the tenant would indemnify the landlord for its own negligence.
+- **Recommendation:** Negotiate a carve-out.
+"""
+
+
+def test_a_field_record_is_one_discussion(spec):
+    # the subject sits in the Title/Evidence lines, the problem in the Analysis line of the same record
+    found = {f.id: f for f in analyze_text(spec[0], FIELD_EXPORT).findings}
+    assert found["F1"].credited and found["F2"].credited
+    assert found["F1"].severity_window and found["F2"].severity_window
+
+
+def test_glossary_lines_are_not_a_record(spec):
+    # the same shape, but its labels are its terms and do not recur: each line stands alone
+    glossary = ("- Renewal option: the tenant's right in Section 9.1.\n- Deadline: June 30, 2025, when it will lapse.\n"
+                "- Indemnity: Section 11.3.\n- Landlord: Harbor Street Holdings.\n- Premises: Unit 4.\n"
+                "- Tenant: Harbor Street Café LLC.\n")
+    assert "F1" not in credited(spec, glossary)
