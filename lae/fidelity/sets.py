@@ -12,7 +12,8 @@ Two layouts hold the same thing, memos with a careful reader's labels:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, get_args
 
@@ -53,6 +54,15 @@ class MemoSet:
     source: str
     memos: list[LabelledMemo] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def only(self, patterns: tuple[str, ...]) -> MemoSet:
+        """The memos whose id matches one of ``patterns`` (shell globs, case-sensitive:
+        ``?6`` is batch 6, ``D*`` every adversarial memo); the source names the selection,
+        so a report of a held-out batch says which memos it measured."""
+        if not patterns:
+            return self
+        kept = [m for m in self.memos if any(fnmatchcase(m.memo_id, p) for p in patterns)]
+        return replace(self, source=f"{self.source} (memo {' '.join(patterns)})", memos=kept)
 
 
 def matter_ids(anchors: Anchors) -> MatterIds:

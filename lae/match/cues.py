@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
-           "SEVERITY_LABELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
+           "SEVERITY_LABELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER",
            "FUNCTION_WORDS", "severity_terms_for"]
 
@@ -220,6 +220,14 @@ ESCALATION_V2: tuple[str, ...] = (
 # Severity written as a label: "Severity: High", "(critical)", "Risk: high", "High -".
 SEVERITY_LEVEL_WORDS: dict[str, str] = {"critical": "critical", "high": "high", "medium": "medium",
                                          "moderate": "medium", "low": "low", "severe": "critical"}
+# A table column that rates each row ("Severity", "Risk", "Rating", "Sev", "Impact", "RAG", or a one-letter
+# "I"/"L" likelihood-impact pair), and the short values a busy writer puts in it: "H", "Med", "Red", "4/5".
+RATING_COLUMN = r"^\W*(?:severity|sev\.?|risk(?: level| rating| score)?|rating|rag|impact|likelihood|exposure|i|l)\W*$"
+RATING_CELL_LEVELS: dict[str, str] = {
+    "crit": "critical", "h": "high", "hi": "high", "red": "high", "m": "medium", "med": "medium", "amber": "medium",
+    "l": "low", "lo": "low", "green": "low", "5": "critical", "4": "high", "3": "medium", "2": "low", "1": "low",
+}
+RATING_CELL = r"^\W*(?P<level>crit|hi|h|red|med|m|amber|lo|l|green|[1-5])(?:\s*/\s*5)?\W*$"
 SEVERITY_LABELS: tuple[str, ...] = (
     r"(?:severity|risk|rating|priority|risk level|risk rating|exposure)\s*(?:level|rating)?\s*[:=-]\s*\**\s*(?P<level>critical|high|medium|moderate|low|severe)",
     r"\(\s*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*\)",

@@ -18,16 +18,17 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import FUNCTION_WORDS, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER
+from lae.match.cues import (FUNCTION_WORDS, RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS,
+                            SEVERITY_LEVEL_WORDS, SEVERITY_ORDER)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
-from lae.match.polarity import (Stance, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
+from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
                                 stance)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
-from lae.match.phrases import split_phrase
+from lae.match.phrases import GENERIC_WORDS, split_phrase
 from lae.match.prefilter import LineIndex
 from lae.match.terms import compiled_pattern
 
@@ -268,6 +269,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     those named in its section heading. A declined section dismisses every finding it names."""
     seg = scan.seg
     out: dict[str, dict[int, str]] = {f.id: {} for f in spec.findings}
+    vocabulary = {f.id: _vocabulary(f) for f in spec.findings}
     for f in spec.findings:
         for u, found in matches[f.id].dismissal.items():
             unit = seg.units[u]
@@ -294,18 +296,61 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         if not named and block.headings:
             heading_units = scan.units_of([block.headings[-1]])
             named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
+        if u.index not in {x for fid in named for x in (*matches[fid].subject, *matches[fid].problem)}:
+            cue_at = seg.text.find(cue, u.start)
+            named = [fid for fid in named if not _about_something_else(seg.text, u.start, cue_at, vocabulary[fid])]
         for fid in named:
             out[fid].setdefault(u.index, cue)
     return out
 
 
+# Words a dismissal's clause may hold and still be about the point in hand: anaphora and generic nouns.
+_DISMISSAL_ANAPHORA = GENERIC_WORDS | frozenset(
+    "point points matter matters item items question questions aspect aspects topic topics one ones "
+    "everything anything nothing none both either neither here also too therefore thus otherwise remains "
+    "remain i me my view think believe consider considered agree regard regarded treat treated see".split())
+
+
+def _vocabulary(f: FindingSpec) -> frozenset[str]:
+    """Five-letter stems of the words (three letters or more) of a finding's phrases (subject,
+    problem, citations, dismissals)."""
+    phrases = (*f.subject, *f.problem, *f.citations, *f.dismissals)
+    return frozenset(w[:5] for p in phrases for w in TOKEN_RE.findall(p.phrase.lower())
+                     if len(w) > 2 and w not in FUNCTION_WORDS)
+
+
+def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str]) -> bool:
+    """A dismissal whose own unit names no finding dismisses the point of its block, unless its
+    clause is about some other thing ("Ownership of the subsidiary is irrelevant"): it names
+    content words none of which belong to the finding's phrases."""
+    words = [w for w in TOKEN_RE.findall(text[clause_start(text, start, cue_at):cue_at])
+             if len(w) > 2 and w not in FUNCTION_WORDS and w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
+    return bool(words) and not any(w[:5] in vocabulary for w in words)
+
+
 def _rated_risk(seg: Segmented, block) -> bool:
-    for s, e in block.cells:
-        for pat in _label_patterns():
-            m = pat.search(seg.text[s:e].strip(" *"))
-            if m and SEVERITY_LEVEL_WORDS[m.group("level")] in ("medium", "high", "critical"):
-                return True
-    return False
+    return any(level in ("medium", "high", "critical") for level in _row_levels(seg, block))
+
+
+def _row_levels(seg: Segmented, block) -> list[str]:
+    """The severity levels a table row states: a label in a cell ("High", "Severity: high"), or a
+    short value ("H", "Med", "Red", "4/5") in a column whose header rates ("Sev", "Risk", "I")."""
+    text = seg.text
+    headers = seg.blocks[block.header].cells if block.header is not None else ()
+    out = []
+    for i, (s, e) in enumerate(block.cells):
+        cell = text[s:e].strip(" *")
+        labels = [m.group("level") for m in (pat.search(cell) for pat in _label_patterns()) if m]
+        out += [SEVERITY_LEVEL_WORDS[level] for level in labels]
+        header = text[headers[i][0]:headers[i][1]] if i < len(headers) else ""
+        m = None if labels else _RATING_CELL.match(cell)
+        if m and _RATING_COLUMN.match(header):
+            out.append(RATING_CELL_LEVELS[m.group("level")])
+    return out
+
+
+_RATING_COLUMN = regex.compile(RATING_COLUMN)
+_RATING_CELL = regex.compile(RATING_CELL)
 
 
 @dataclass
@@ -367,12 +412,13 @@ class _FindingJudge:
                 self.soft_miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
                                str(st.kind), f"{st.kind}: {st.cue}")
                 continue
-            live = [(p, s) for p, s in found if not _phrase_negated(self.scan, p, u, s)]
+            block = seg.units[u].block
+            rated = seg.blocks[block].kind == "row" and _rated_risk(seg, seg.blocks[block])
+            live = found if rated else [(p, s) for p, s in found if not _phrase_negated(self.scan, p, u, s)]
             if not live:
                 cue = _phrase_negated(self.scan, found[0][0], u, found[0][1])
                 self.soft_miss("not-asserted", u, hits, f"the problem is negated ({cue!r})", "negated", f"negated: {cue}")
                 continue
-            block = seg.units[u].block
             if seg.blocks[block].kind == "heading" and not self._heading_backed(block):
                 self.soft_miss("not-asserted", u, hits, "named only in a heading with no asserted analysis under it",
                                "heading", "heading")
@@ -441,11 +487,21 @@ def _assign(judges: dict[str, _FindingJudge]) -> None:
         top = max(best.values())
         losers = {fid for fid, s in best.items() if s < BEST_MATCH_RATIO * top}
         winner = max(best, key=lambda fid: (best[fid], fid))
+        winners = [judges[fid] for fid in best if fid not in losers]
         for fid in losers:
             j = judges[fid]
-            for c in [c for c in j.candidates if c.block == block]:
+            for c in [c for c in j.candidates if c.block == block and not _own_sentence(j, c, winners)]:
                 j.candidates.remove(c)
                 j.miss("lost-to-other", c.unit, c.hits, f"this discussion matches {winner} better")
+
+
+def _own_sentence(judge: _FindingJudge, c: _Candidate, winners: list[_FindingJudge]) -> bool:
+    """A sentence that names a finding's subject and asserts its problem, with none of the
+    winning findings' problem phrases, is that finding's own point, whatever else its paragraph
+    discusses (a dense paragraph may raise two findings one sentence each). A citation alone
+    does not make the sentence its own."""
+    worded = any(cat == "problem" and term not in judge.citations for _s, _e, cat, term in c.hits)
+    return worded and c.unit in judge.m.subject and not any(c.unit in w.m.problem for w in winners)
 
 
 _MISS_ORDER = ("dismissed", "lost-to-other", "not-asserted", "no-subject")
@@ -458,7 +514,7 @@ def _example(f: FindingSpec) -> str:
 
 
 def _level_ok(f: FindingSpec, level: str) -> bool:
-    want, got = SEVERITY_ORDER.index(f.severity), SEVERITY_ORDER.index(SEVERITY_LEVEL_WORDS[level])
+    want, got = SEVERITY_ORDER.index(f.severity), SEVERITY_ORDER.index(level)
     return abs(want - got) <= 1
 
 
@@ -474,12 +530,14 @@ def _severity_in(scan: _Scan, f: FindingSpec, units: set[int]) -> bool:
     for u in units:
         unit = scan.seg.units[u]
         block = scan.seg.blocks[unit.block]
-        pieces = [text[s:e] for s, e in block.cells] if block.kind == "row" else [text[unit.start:unit.end]]
-        for piece in pieces:
-            for pat in _label_patterns():
-                m = pat.search(piece.strip(" *"))
-                if m and _level_ok(f, m.group("level")):
-                    return True
+        if block.kind == "row":
+            if any(_level_ok(f, level) for level in _row_levels(scan.seg, block)):
+                return True
+            continue
+        for pat in _label_patterns():
+            m = pat.search(text[unit.start:unit.end].strip(" *"))
+            if m and _level_ok(f, SEVERITY_LEVEL_WORDS[m.group("level")]):
+                return True
     return False
 
 

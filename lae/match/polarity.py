@@ -24,7 +24,7 @@ from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORREC
 from lae.match.literals import Gated
 from lae.match.normalize import TOKEN_RE
 
-__all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds",
+__all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds", "clause_start",
            "dismissal_cues_by_unit", "escalation_cue", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
@@ -281,14 +281,20 @@ def dismissal_cues_by_unit(text: str, units: Sequence[tuple[int, int]]) -> dict[
     return out
 
 
+def clause_start(text: str, start: int, pos: int) -> int:
+    """Where the clause holding ``pos`` begins in the unit starting at ``start`` (after the last
+    semicolon, colon, dash or "but"/"however"/... before it)."""
+    clause = start
+    for b in _patterns()["clause_break"].finditer(text, start, pos):
+        clause = b.end()
+    return clause
+
+
 def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: int) -> bool:
     """Does a dismissal found at ``cue_start:cue_end`` of the unit ``start:end`` stand?"""
-    pats = _patterns()
     if _NOT_END.search(text[max(start, cue_start - 8):cue_start]):
         return False
-    clause = start
-    for b in pats["clause_break"].finditer(text, start, cue_start):
-        clause = b.end()
+    clause = clause_start(text, start, cue_start)
     if _CONDITION.search(text[clause:cue_start]):
         return False  # a condition or a purpose ("... so that it does not raise ..."), not a conclusion
     if text[start:cue_start].count('"') % 2 == 1:

@@ -142,3 +142,12 @@ def test_docs_script_builds_the_report_from_the_json(compiled_tree: Path, tmp_pa
     assert "| B | issues table, terse cells | 1 | 0 of 2 | — | — | 100.0% | 0 / 0 | 0 / 0 | 0.400 |" in text
     assert "## Disagreements (3 of 3)" in text
     assert "python docs/build_fidelity_report.py" in text
+
+
+def test_memo_glob_selects_memos_and_names_the_selection(compiled_tree: Path) -> None:
+    data = _json("--root", str(compiled_tree), "--memo", "B", "--memo", "C")
+    assert sorted({m["memo_id"] for m in data["memos"]}) == ["B", "C"]
+    assert data["totals"]["memos"] == 2 and data["totals"]["raised_not_credited"] == 2
+    assert data["source"].endswith("(memo B C)")
+    proc = run_lae("fidelity", "--root", str(compiled_tree), "--memo", "Z?")
+    assert proc.returncode == 2 and "--memo" in proc.stderr

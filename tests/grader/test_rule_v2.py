@@ -149,3 +149,49 @@ def test_a_list_item_with_its_sub_items_is_one_discussion(spec):
     assert [b.parent for b in seg_nested.blocks if b.kind == "item"] == [None, 2, 2, None, 5]
     assert seg_nested.item_family(3) == [2, 3, 4] and seg_nested.item_family(6) == [5, 6]
     assert all(b.parent is None for b in seg_flat.blocks)
+
+
+# -- tables that rate their rows, dismissals of something else, dense paragraphs ---------------
+
+def outcome(spec, text: str, fid: str):
+    return next(f for f in analyze_text(spec[0], text).findings if f.id == fid)
+
+
+RATED_ROWS = "| Issue | Facts | {col} |\n|---|---|---|\n| Renewal option (s. 9.1) | no deadline diary kept; lapses 6/30 | {val} |"
+
+
+@pytest.mark.parametrize("col,val", [("Sev", "H"), ("Risk", "Crit"), ("I", "4/5"), ("RAG", "Red"), ("Rating", "High")])
+def test_a_row_rated_medium_or_above_asserts_its_negated_shorthand(spec, col, val):
+    # "no deadline diary" negates the phrase's part, but a row the writer rates high states a risk
+    f1 = outcome(spec, RATED_ROWS.format(col=col, val=val), "F1")
+    assert f1.credited and f1.severity_window, (col, val)
+
+
+@pytest.mark.parametrize("col,val", [("Sev", "L"), ("Notes", "H"), ("Risk", "see note 4")])
+def test_a_row_rated_low_or_not_rated_keeps_the_negation(spec, col, val):
+    assert not outcome(spec, RATED_ROWS.format(col=col, val=val), "F1").credited, (col, val)
+
+
+def test_a_rating_column_gives_the_severity_one_band_off_but_not_two(spec):
+    row = "| Issue | Problem | Sev |\n|---|---|---|\n| Renewal option (s. 9.1) | deadline 6/30 about to lapse | {} |"
+    assert outcome(spec, row.format("M"), "F1").severity_window is False  # F1 is critical: medium is two off
+    assert outcome(spec, row.format("H"), "F1").severity_window is True
+
+
+def test_a_dismissal_of_some_other_thing_leaves_the_finding(spec):
+    text = ("Section 11.3 is a broad-form indemnity, and that is a serious problem: the tenant would indemnify the "
+            "landlord for its own negligence. The tenant's credit rating is irrelevant.")
+    assert "F2" in credited(spec, text)
+    anaphoric = text.replace("The tenant's credit rating is irrelevant.", "That is irrelevant here.")
+    assert "F2" not in credited(spec, anaphoric)
+    about_it = text.replace("The tenant's credit rating", "The indemnity point")
+    assert "F2" not in credited(spec, about_it)
+
+
+def test_a_dense_paragraph_credits_each_finding_its_own_sentence_raises(spec):
+    text = ("The renewal notice under Section 9.1 is weeks away: if the June 30, 2025 deadline lapses the client "
+            "will lose the premises. Separately, Section 11.3 is a broad-form indemnity.")
+    assert credited(spec, text) == {"F1", "F2"}
+    # a sentence that merely names the other finding's subject beside the first one's problem is no credit for it
+    assert "F2" not in credited(spec, text.replace("Separately, Section 11.3 is a broad-form indemnity.",
+                                                   "The indemnity in Section 11.3 changes nothing about this."))
