@@ -23,7 +23,6 @@ import regex
 
 __all__ = ["required_any", "never_spans_line", "Gated"]
 
-_SPECIAL = set("\\()[]{}.^$|?*+")
 _QUANTIFIER = set("?*+{")
 # escapes that never match a line break: word, digit and non-space classes, the letter and
 # number properties, word boundaries (the same before a line break as at the end of the text),
@@ -40,7 +39,7 @@ def required_any(source: str) -> frozenset[str] | None:
         return None
     try:
         got, end = _alternation(source, 0)
-    except _Unknown:
+    except (_Unknown, ValueError, IndexError):  # ValueError, IndexError: a malformed source
         return None
     if end != len(source) or got.need is None or any(not x for x in got.need):
         return None
