@@ -110,7 +110,7 @@ _CUES: dict[str, tuple[str, ...]] = {
                 r"(?:a|an|any) (?:company|employer|business|board|seller|buyer|exporter|developer|provider|lender|"
                 r"corporation|issuer|fund|target|acquirer|client) (?:that|which|who|whose|with|in)"),
     "example": (r"for example", r"for instance", r"e\.g\.", r"consider (?:a|an|the case)", r"take (?:a|an|the case)",
-                r"illustrat\S*", r"hypothetical\S*", r"composite", r"in one (?:recent )?(?:deal|matter|case|transaction)",
+                r"illustrat\S*", r"hypothetical\S*", r"composite", r"exercises?", r"scenarios?", r"in one (?:recent )?(?:deal|matter|case|transaction)",
                 r"(?:a|one) (?:recent )?(?:example|case study)"),
     "report": (r"(?:said|says|told|asked|argued|argues|contends?|contended|suggested|reported|observed|responded|"
                r"replied|countered|insisted|recalled|explained|pointed out|took the view|takes the view|"

@@ -102,6 +102,7 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"we (?:would|will) not (?:treat|regard|escalate|pursue|raise|recommend)",
     r"(?:does|do|did) not (?:indicate|suggest|amount to|rise to|create|give rise to|warrant|require|need)",
     r"we see no", r"we find no", r"we have no (?:concern|reason)", r"see no (?:reason|need|basis)",
+    r"(?:do not|don't|did not|didn't) see (?:an? |any )?(?:\S+ )?(?:issue|problem|concern|risk|exposure)",
     r"we agree with (?:management|the company|the client|hr|the business|that|their|its|his|her)",
     r"express no view", r"draw no conclusion", r"no conclusion", r"not worth (?:raising|pursuing|escalating)",
     r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|exempt|cured|resolved|moot)",
@@ -114,7 +115,8 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"not (?:escalate|flag|pursue)",
     r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses|presents|raises|creates) (?:no|little)",
     r"(?:is|are) (?:not|no longer) (?:a |an )?(?:issue|concern|problem|risk|exposure)s?",
-    r"not (?:an? |the )?(?:\S+ ){0,2}(?:issue|concern|problem|risk|exposure)s?",
+    r"not (?!(?:eliminate|erase|resolve|cure|remove|fix|solve|avoid|reduce|mitigate|address|end|undo|lessen|"
+    r"diminish|extinguish|neutrali[sz]e)\b)(?:an? |the )?(?:\S+ ){0,2}(?:issue|concern|problem|risk|exposure)s?",
     r"(?:no|little|minimal|negligible) (?:real |material |meaningful |practical |legal )?(?:risk|exposure|concern|issue)",
     r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated)",
     r"(?:usual|standard|customary|market) (?:terms?|practice|provisions?)",

@@ -320,9 +320,9 @@ def _vocabulary(f: FindingSpec) -> frozenset[str]:
 
 
 def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str]) -> bool:
-    """A dismissal whose own unit names no finding dismisses the point of its block, unless its
-    clause is about some other thing ("Ownership of the subsidiary is irrelevant"): it names
-    content words none of which belong to the finding's phrases."""
+    """A dismissal is not of a finding when its clause is about some other thing ("Ownership of
+    the subsidiary is irrelevant", "...; Memorial Day is irrelevant"): the clause names content
+    words, none of which belong to the finding's phrases."""
     words = [w for w in TOKEN_RE.findall(text[clause_start(text, start, cue_at):cue_at])
              if len(w) > 2 and w not in FUNCTION_WORDS and w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
     return bool(words) and not any(w[:5] in vocabulary for w in words)

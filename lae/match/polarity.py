@@ -43,9 +43,11 @@ _DEFINING = regex.compile(r"(?<![\p{L}])(?:as used (?:in|here)|as defined|for (?
 _LEADING_PHRASE = regex.compile(r"\W*(?:under|in|for|where|when|historically|traditionally|typically|generally)\b[^,;]{0,80}, ")
 # a sentence opening with a general condition: its subordinate clause states no fact of this matter
 _GENERAL_CONDITION = regex.compile(r"\W*(where|whenever|in the event that|in the event|should)\b[^,;]{0,200}[,;]")
-_NOT_END = regex.compile(r"(?:not|never)\s+$")
+_NOT_END = regex.compile(r"(?<![\p{L}])(?:not|never|neither of (?:which|them|these|those)|none of (?:which|them|these|those)|"
+                          r"neither)\s+$")
 _CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
-                           r"provided that)(?![\p{L}])")
+                           r"provided that|once|until|till)(?![\p{L}])")
+_CONSEQUENCE = regex.compile(r",\s*(?:so|therefore|thus|hence)(?![\p{L}])(?!\s+that)")
 _TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])")
 
 
@@ -292,9 +294,11 @@ def clause_start(text: str, start: int, pos: int) -> int:
 
 def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: int) -> bool:
     """Does a dismissal found at ``cue_start:cue_end`` of the unit ``start:end`` stand?"""
-    if _NOT_END.search(text[max(start, cue_start - 8):cue_start]):
+    if _NOT_END.search(text[max(start, cue_start - 24):cue_start]):
         return False
     clause = clause_start(text, start, cue_start)
+    for m in _CONSEQUENCE.finditer(text, clause, cue_start):
+        clause = m.end()  # "..., once X is fixed, so I see no issue": the condition governs what came before
     if _CONDITION.search(text[clause:cue_start]):
         return False  # a condition or a purpose ("... so that it does not raise ..."), not a conclusion
     if text[start:cue_start].count('"') % 2 == 1:

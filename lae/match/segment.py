@@ -36,7 +36,10 @@ _TITLE_END = regex.compile(r"[.!?:;,]\**$")
 _SHORT_END = regex.compile(r"[.!?;,)\]]\**$")
 _RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|event)s?")
 _ROW_RULE = regex.compile(r"\|[\s:|-]*\|")
-_RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|timeline|time line|background|facts|"
+# A timeline of things to do ("action timeline", "timeline of required actions") is advice, not a recital.
+_RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(?<!action )(?<!actions )"
+                         r"(?:timeline|time line)(?! (?:of|for) (?:the )?(?:required |next |remedial )?(?:actions|steps))|"
+                         r"background|facts|"
                          r"factual|key dates|documents? reviewed|record reviewed|parties|sources|materials reviewed|"
                          r"scope and method|methodology|abbreviations|terms used)\b")
 _DECLINED = regex.compile(r"\b(?:not issues?|non-issues?|no issues?|not (?:escalated|raised|flagged)|no action|"

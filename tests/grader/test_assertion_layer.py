@@ -163,6 +163,8 @@ def test_general_actors_examples_and_alert_hedges_are_features():
     assert f["d_hedge"] > 0  # "should be mindful", "may face"
     firm = feats("We recommend serving the renewal notice this week: the deadline is June 30, 2025.")
     assert firm["m_general"] == 0 and firm["m_example"] == 0 and firm["d_hedge"] == 0
+    drill = feats("Exercise: the renewal deadline is June 30, 2025. Scenario: the notice goes out late.")
+    assert drill["m_example"] >= 1.0 and drill["d_example"] > 0  # training material sets the client up as a drill
 
 
 def _load_trainer():

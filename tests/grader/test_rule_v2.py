@@ -23,6 +23,12 @@ RAISED = [
     "## Renewal option\n\nOperations thinks the window is in the autumn. It is not: the deadline is only weeks away.",
     "| Issue | Problem | Risk |\n|---|---|---|\n| Renewal option (s. 9.1) | deadline 6/30 about to lapse | Critical |",
     "- Section 11.3 is a broad-form indemnity: the tenant would indemnify the landlord even for its own negligence.",
+    # a removal verb under the negation: the exposure remains
+    "The renewal notice deadline lapses on June 30, 2025; serving late reduces but does not eliminate the exposure.",
+    # a dismissal word inside a condition ("until", "once") is not a conclusion
+    "The renewal notice deadline is weeks away: sign nothing until the renewal point is resolved.",
+    # a negated permission
+    "Section 11.3 is a broad-form indemnity reaching the landlord's own negligence, none of which is permitted here.",
 ]
 
 NOT_RAISED = [
@@ -45,6 +51,10 @@ NOT_RAISED = [
     "Section 11.3 is not a broad-form indemnity.",
     # a heading alone
     "## Renewal notice deadline about to lapse\n\n## Indemnity",
+    # a first-person dismissal with a word between the article and the risk noun
+    "The renewal notice deadline is weeks away. I don't see a real issue with it.",
+    # a condition before ", so" governs what came before it, not the dismissal after it
+    "The renewal notice deadline is weeks away and the notice is ready once it is signed, so we do not see a problem.",
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,3 +86,13 @@ def test_a_long_run_before_a_full_stop_is_not_read_as_an_abbreviation():
     text = "The clause is void abc" + "." * 45 + "s. 151 applies here."
     units = segment(text).units
     assert len(units) == 2
+
+
+@pytest.mark.parametrize("title,kind", [
+    ("Chronology", "recital"), ("Timeline of events", "recital"), ("Key dates", "recital"),
+    ("Action timeline with the legal reason for each step", "analysis"),
+    ("Timeline of required actions", "recommendations"), ("Actions timeline", "recommendations"),
+])
+def test_a_timeline_of_things_to_do_is_not_a_recital(title, kind):
+    seg = segment(f"# {title}\n\nThe renewal notice is late and must be served by Friday.")
+    assert seg.blocks[1].section == kind
