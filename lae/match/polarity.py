@@ -21,6 +21,7 @@ import regex
 from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
+from lae.match.literals import Gated
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds", "clause_start",
@@ -83,9 +84,18 @@ def _patterns() -> dict[str, regex.Pattern]:
     }
 
 
+_BREAKS = ("strong_break", "after_break", "clause_break")
+
+
+@functools.lru_cache(maxsize=1)
+def _cues() -> dict[str, Gated]:
+    """The cue patterns (not the clause breaks), each searched only where one of its literals occurs."""
+    return {k: Gated(p) for k, p in _patterns().items() if k not in _BREAKS}
+
+
 def compile_cues() -> None:
     """Compile the cue patterns now rather than on first use (see :func:`lae.match.engine.compile_spec`)."""
-    _patterns()
+    _cues()
 
 
 @dataclass(frozen=True)
@@ -126,17 +136,17 @@ def _governs(text: str, cue_end: int, pos: int) -> bool:
 
 
 def _reported(text: str, start: int, end: int, pos: int) -> str | None:
-    pats = _patterns()
-    if pats["adoption"].search(text, start, end):
+    pats, cues = _patterns(), _cues()
+    if cues["adoption"].search(text, start, end):
         return None
-    for m in pats["reported"].finditer(text, start, pos):
+    for m in cues["reported"].finditer(text, start, pos):
         if not _governs(text, m.end(), pos):
             continue
         clause_start = start
         for b in pats["clause_break"].finditer(text, start, m.start()):
             clause_start = b.end()
         before = text[clause_start:m.start()]
-        if pats["we"].search(before) or _AS_LEAD.search(before):
+        if cues["we"].search(before) or _AS_LEAD.search(before):
             continue
         return m.group(0)
     return None
@@ -146,28 +156,28 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
     """Classify the unit ``text[start:end]`` (normalized text) as it bears on what starts at
     ``pos`` (default: the whole unit): hedges, hypotheticals and reports count when they
     govern ``pos`` (come before it, with no clause break between)."""
-    pats = _patterns()
+    pats, cues = _patterns(), _cues()
     pos = end if pos is None else pos
     unit = text[start:end]
     if unit.rstrip(" *\"')").endswith("?"):
         return Stance("question", "?")
     for kind in ("hedge", "hypothetical"):
-        for m in pats[kind].finditer(text, start, end):
+        for m in cues[kind].finditer(text, start, end):
             if _governs(text, m.end(), pos) or m.start() >= pos and not pats["after_break"].search(text, pos, m.start()):
                 return Stance(kind, m.group(0))
-    for m in pats["other_matter"].finditer(text, start, end):
+    for m in cues["other_matter"].finditer(text, start, end):
         if _same_clause(text, m.start(), m.end(), pos):
             return Stance("other-matter", m.group(0))
-    m = pats["law"].search(text, start, end)
+    m = cues["law"].search(text, start, end)
     if m and (len(TOKEN_RE.findall(text, start, m.start())) <= 3 or _LEADING_PHRASE.fullmatch(text, start, m.start())):
         return Stance("law-in-abstract", m.group(0))
     m = _GENERAL_CONDITION.match(text, start, end)
     if m and pos < m.end():
         return Stance("hypothetical", m.group(1))  # "Where a director leaves over a disagreement, ..."
-    m = pats["courts"].search(text, start, end)
+    m = cues["courts"].search(text, start, end)
     if m:
         return Stance("law-in-abstract", m.group(0))
-    m = pats["definition"].search(text, start, min(end, start + 70))
+    m = cues["definition"].search(text, start, min(end, start + 70))
     if m and not _ANAPHOR_END.search(text[start:m.start()]) and (
             '"' in text[start:m.start()] or _DEFINIENS.match(text, m.end()) or _DEFINING.search(text, m.end(), end)
             or not m.group(0).startswith(("means", "refers"))):
@@ -208,7 +218,9 @@ def _same_clause(text: str, cue_start: int, cue_end: int, pos: int) -> bool:
 
 def negated_before(text: str, unit_start: int, pos: int) -> str | None:
     """The negator that denies what starts at ``pos`` (within its clause, a few words before), or None."""
-    pats = _patterns()
+    pats, cues = _patterns(), _cues()
+    if not cues["negator"].possible(text, unit_start, pos):
+        return None
     lo = unit_start
     for b in pats["clause_break"].finditer(text, unit_start, pos):
         lo = b.end()
@@ -216,8 +228,8 @@ def negated_before(text: str, unit_start: int, pos: int) -> str | None:
     if not words:
         return None
     scope_start = words[0].start()
-    pseudo = [m.span() for m in pats["pseudo"].finditer(text, max(lo, scope_start - 12), pos)]
-    for m in pats["negator"].finditer(text, scope_start, pos):
+    pseudo = [m.span() for m in cues["pseudo"].finditer(text, max(lo, scope_start - 12), pos)]
+    for m in cues["negator"].finditer(text, scope_start, pos):
         if not any(s <= m.start() < e for s, e in pseudo):
             return m.group(0)
     return None
@@ -225,14 +237,16 @@ def negated_before(text: str, unit_start: int, pos: int) -> str | None:
 
 def count_negators(text: str, unit_start: int, first: int, last: int) -> int:
     """Negators (pseudo-negations excluded) from a few words before ``first`` (same clause) to ``last``."""
-    pats = _patterns()
+    pats, cues = _patterns(), _cues()
+    if not cues["negator"].possible(text, unit_start, last):
+        return 0
     lo = unit_start
     for b in pats["clause_break"].finditer(text, unit_start, first):
         lo = b.end()
     words = [w for w in TOKEN_RE.finditer(text, lo, first) if len(w.group()) > 1][-NEGATION_SCOPE_WORDS:]
     scope = words[0].start() if words else first
-    pseudo = [m.span() for m in pats["pseudo"].finditer(text, max(lo, scope - 12), last)]
-    return sum(1 for m in pats["negator"].finditer(text, scope, last)
+    pseudo = [m.span() for m in cues["pseudo"].finditer(text, max(lo, scope - 12), last)]
+    return sum(1 for m in cues["negator"].finditer(text, scope, last)
                if not any(s <= m.start() < e for s, e in pseudo))
 
 
@@ -240,8 +254,7 @@ def governed_by_negation(text: str, unit_start: int, pos: int) -> str | None:
     """A main-clause negation governing what follows ("nothing suggests that", "we do not say
     that"): within the clause, or anywhere after it when it opens the sentence (a sentence-initial
     "It is not the case that ..." denies the whole sentence)."""
-    pats = _patterns()
-    for m in pats["governing"].finditer(text, unit_start, pos):
+    for m in _cues()["governing"].finditer(text, unit_start, pos):
         if len(TOKEN_RE.findall(text, unit_start, m.start())) <= 2 or _governs(text, m.end(), pos):
             return m.group(0)
     return None
@@ -250,8 +263,7 @@ def governed_by_negation(text: str, unit_start: int, pos: int) -> str | None:
 def dismissal_cue(text: str, start: int, end: int) -> str | None:
     """A dismissal the memo makes: not negated ("not immaterial"), not inside a condition ("if the
     drivers are exempt"), and not turned by a later "but"/"however" in the same sentence."""
-    pats = _patterns()
-    for m in pats["dismissal"].finditer(text, start, end):
+    for m in _cues()["dismissal"].finditer(text, start, end):
         if not dismissal_holds(text, start, m.start(), m.end(), end):
             continue
         return m.group(0)
@@ -262,7 +274,7 @@ def dismissal_cues_by_unit(text: str, units: Sequence[tuple[int, int]]) -> dict[
     """:func:`dismissal_cue` for every unit at once (one scan of the text): unit index -> cue."""
     starts = [s for s, _e in units]
     out: dict[int, str] = {}
-    for m in _patterns()["dismissal"].finditer(text):
+    for m in _cues()["dismissal"].finditer(text):
         i = bisect.bisect_right(starts, m.start()) - 1
         if i < 0 or i in out or m.end() > units[i][1]:
             continue
@@ -306,12 +318,12 @@ def minimized_before(text: str, start: int, pos: int) -> bool:
 
 
 def escalation_cue(text: str, start: int, end: int) -> str | None:
-    m = _patterns()["escalation"].search(text, start, end)
+    m = _cues()["escalation"].search(text, start, end)
     return m.group(0) if m else None
 
 
 def correction_around(text: str, start: int, pos: int, pos_end: int, end: int) -> str | None:
     """A correction before the claim in its sentence, or a trailing one after it."""
-    pats = _patterns()
-    m = pats["correction"].search(text, start, pos) or pats["correction_after"].search(text, pos_end, end)
+    cues = _cues()
+    m = cues["correction"].search(text, start, pos) or cues["correction_after"].search(text, pos_end, end)
     return m.group(0) if m else None

@@ -1,0 +1,314 @@
+"""Literals a regular expression's every match must contain, read from its source.
+
+The cue lexicons of :mod:`lae.match.polarity` are hand-written regular expressions searched
+sentence by sentence; most sentences hold none of them. :func:`required_any` reads a pattern's
+source and names a set of plain strings such that every match of the pattern contains one of
+them: a stretch of text holding none of them cannot match, and a ``str.find`` per string rules
+it out far faster than the regex engine can. :func:`never_spans_line` says the pattern can
+neither match nor see across a line break, so searching each line alone finds what one search
+of the whole text finds.
+
+Both read the source conservatively: a construct they do not know (an inline flag, a
+conditional, an escape they do not list) gives no literal, or no line safety, and the caller
+then searches as before. Their answers are checked against real searches in
+tests/match/test_literals.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import regex
+
+__all__ = ["required_any", "never_spans_line", "Gated"]
+
+_QUANTIFIER = set("?*+{")
+# escapes that never match a line break: word, digit and non-space classes, the letter and
+# number properties, word boundaries (the same before a line break as at the end of the text),
+# escaped punctuation
+_LINE_SAFE_ESCAPE = regex.compile(r"\\(?:[Swdb]|p\{[LN]\}|[ -/:-@\[-`{-~])")
+# what is left must hold no other escape, no dot, anchor or negated class, and no control character
+_LINE_UNSAFE = regex.compile(r"\\|[.^$\x00-\x1f\x85\u2028\u2029]|\[\^")
+_FLAG_GROUP = regex.compile(r"\(\?(?!P<|P=|<[=!]|[:=!>#|])")  # inline flags, conditionals, named forms other than (?P<
+
+
+def required_any(source: str) -> frozenset[str] | None:
+    """Strings one of which every match of ``source`` contains (None: none known)."""
+    if _FLAG_GROUP.search(source) or "\\Q" in source:
+        return None
+    try:
+        got, end = _alternation(source, 0)
+    except (_Unknown, ValueError, IndexError):  # ValueError, IndexError: a malformed source
+        return None
+    if end != len(source) or got.need is None or any(not x for x in got.need):
+        return None
+    return got.need
+
+
+class _Unknown(Exception):
+    """A construct the reader does not handle."""
+
+
+MAX_STRINGS = 64  # a run of literal pieces is spelt out as at most this many strings
+GOOD_LENGTH = 8  # strings this long are rare enough: prefer fewer of them to longer ones
+
+
+@dataclass(frozen=True)
+class _Read:
+    """What a piece of pattern requires: ``need``, strings one of which each match holds (None:
+    nothing known), and ``exact``, every string the piece can match when they are few (None: not
+    spelt out; ``zero``: the piece matches no text at all, an assertion)."""
+
+    need: frozenset[str] | None
+    exact: frozenset[str] | None
+    zero: bool = False
+
+
+_ZERO = _Read(None, frozenset([""]), zero=True)
+_NOTHING = _Read(None, None)
+
+
+def _rank(s: frozenset[str]) -> tuple[int, int, int]:
+    return min(GOOD_LENGTH, min(map(len, s))), -len(s), min(map(len, s))
+
+
+def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    """The more selective of two requirements (longer shortest string, then fewer strings)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return max(a, b, key=_rank)
+
+
+def _minimal(strings: frozenset[str]) -> frozenset[str]:
+    """Drop each string that holds another one (finding the shorter one is enough)."""
+    return frozenset(x for x in strings if not any(y != x and y in x for y in strings))
+
+
+def _alternation(src: str, i: int) -> tuple[_Read, int]:
+    """Read alternatives from ``i`` to the closing parenthesis (or the end)."""
+    needs: set[str] = set()
+    exact: set[str] | None = set()
+    known = True
+    while True:
+        got, i = _sequence(src, i)
+        if got.need is None:
+            known = False
+        else:
+            needs |= got.need
+        exact = None if exact is None or got.exact is None else exact | got.exact
+        if i < len(src) and src[i] == "|":
+            i += 1
+            continue
+        if exact is not None and len(exact) > MAX_STRINGS:
+            exact = None
+        return _Read(_minimal(frozenset(needs)) if known else None, None if exact is None else frozenset(exact)), i
+
+
+def _product(chain: list[frozenset[str]]) -> frozenset[str] | None:
+    out = frozenset([""])
+    for piece in chain:
+        out = frozenset(a + b for a in out for b in piece)
+        if len(out) > MAX_STRINGS:
+            return None
+    return out
+
+
+def _chain_need(chain: list[frozenset[str]]) -> frozenset[str] | None:
+    """The most selective requirement of a run of spelt-out pieces: the strings of some stretch of it."""
+    best: frozenset[str] | None = None
+    for a in range(len(chain)):
+        for b in range(a + 1, len(chain) + 1):
+            got = _product(chain[a:b])
+            if got is None:
+                break
+            if "" not in got:
+                best = _better(best, _minimal(got))
+    return best
+
+
+def _sequence(src: str, i: int) -> tuple[_Read, int]:
+    """Read one alternative (up to ``|``, ``)`` or the end)."""
+    best: frozenset[str] | None = None
+    chain: list[frozenset[str]] = []
+    whole: list[frozenset[str]] | None = []  # every piece, while all are spelt out
+
+    def add(piece: _Read) -> None:
+        nonlocal best, whole
+        if piece.zero:
+            return  # an assertion matches no text: the pieces around it stay adjacent
+        best = _better(best, piece.need)
+        if piece.exact is not None:
+            chain.append(piece.exact)
+            if whole is not None:
+                whole.append(piece.exact)
+            return
+        best = _better(best, _chain_need(chain))
+        chain.clear()
+        whole = None
+
+    while i < len(src) and src[i] not in "|)":
+        piece, i = _atom(src, i)
+        if i < len(src) and src[i] in _QUANTIFIER:
+            optional = src[i] == "?"
+            i = _skip_quantifier(src, i)
+            if piece.zero:
+                pass
+            elif optional and piece.exact is not None and len(piece.exact) < MAX_STRINGS:
+                piece = _Read(None, piece.exact | {""})
+            else:
+                piece = _NOTHING  # repeated or optional: nothing known for sure
+        add(piece)
+    best = _better(best, _chain_need(chain))
+    exact = _product(whole) if whole is not None else None
+    return _Read(best, exact), i
+
+
+def _atom(src: str, i: int) -> tuple[_Read, int]:
+    """Read one atom at ``i``: a character, an escape, a class or a group."""
+    c = src[i]
+    if c == "\\":
+        if i + 1 >= len(src):
+            raise _Unknown
+        nxt = src[i + 1]
+        if nxt.isascii() and nxt.isalnum():
+            j = _skip_escape(src, i)
+            return (_ZERO if nxt in "bBAZzGmM" else _NOTHING), j
+        if " " <= nxt <= "~":
+            return _Read(frozenset([nxt]), frozenset([nxt])), i + 2  # escaped punctuation (or space) is itself
+        raise _Unknown
+    if c == "[":
+        return _NOTHING, _skip_class(src, i)
+    if c == "(":
+        return _group(src, i)
+    if c in "^$":
+        return _ZERO, i + 1
+    if c == ".":
+        return _NOTHING, i + 1
+    if c in "{*+?":
+        raise _Unknown  # a quantifier with nothing to repeat
+    return _Read(frozenset([c]), frozenset([c])), i + 1
+
+
+def _group(src: str, i: int) -> tuple[_Read, int]:
+    """Read the group at ``src[i] == "("`` (a lookaround matches no text) and the index after its ``)``."""
+    look = src.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
+    if src.startswith(("(?:", "(?>", "(?=", "(?!"), i):
+        start = i + 3
+    elif src.startswith(("(?<=", "(?<!"), i):
+        start = i + 4
+    elif src.startswith("(?P<", i):
+        start = src.index(">", i) + 1
+    elif src.startswith("(?", i):
+        raise _Unknown
+    else:
+        start = i + 1
+    got, j = _alternation(src, start)
+    if j >= len(src) or src[j] != ")":
+        raise _Unknown
+    return (_ZERO if look else got), j + 1
+
+
+def _skip_escape(src: str, i: int) -> int:
+    """The index after a letter escape: a class, an assertion or a named property or character
+    (any other, such as a back-reference, an octal code or a named list, is not read)."""
+    if src[i + 1] in "pPN" and i + 2 < len(src) and src[i + 2] == "{":
+        return src.index("}", i) + 1
+    if src[i + 1] not in "bBdDwWsSAZzGmM":
+        raise _Unknown
+    return i + 2
+
+
+def _skip_class(src: str, i: int) -> int:
+    """The index after the character class opening at ``src[i] == "["``."""
+    j = i + 1
+    if j < len(src) and src[j] == "^":
+        j += 1
+    if j < len(src) and src[j] == "]":
+        j += 1
+    while j < len(src):
+        if src[j] == "\\":
+            j += 2
+            continue
+        if src[j] == "[":
+            raise _Unknown  # a nested set (regex VERSION1) or a POSIX class
+        if src[j] == "]":
+            return j + 1
+        j += 1
+    raise _Unknown
+
+
+def _skip_quantifier(src: str, i: int) -> int:
+    if src[i] == "{":
+        close = src.find("}", i)
+        if close < 0 or not regex.fullmatch(r"\d*(?:,\d*)?", src[i + 1:close]):
+            raise _Unknown
+        i = close + 1
+    else:
+        i += 1
+    while i < len(src) and src[i] in "?+":
+        i += 1  # lazy or possessive
+    return i
+
+
+def never_spans_line(source: str) -> bool:
+    """Can no match of ``source`` hold a line break, nor any assertion in it tell a line break
+    from the end of the text? Then a search of each line alone (bounded at the line's ends)
+    finds exactly what a search of the whole text finds on that line."""
+    if _FLAG_GROUP.search(source):
+        return False
+    rest = _LINE_SAFE_ESCAPE.sub("", source)
+    return not _LINE_UNSAFE.search(rest)
+
+
+_DEFAULT_FLAGS = regex.compile("").flags
+
+
+class Gated:
+    """A compiled pattern searched only where one of its required literals occurs: the same
+    matches as the pattern's own ``finditer``/``search`` over ``text[start:end]``."""
+
+    __slots__ = ("pattern", "literals", "by_line")
+
+    def __init__(self, pattern: regex.Pattern) -> None:
+        self.pattern = pattern
+        plain = pattern.flags == _DEFAULT_FLAGS
+        need = required_any(pattern.pattern) if plain else None
+        self.literals = tuple(sorted(need, key=lambda x: (-len(x), x))) if need else None
+        self.by_line = bool(need) and never_spans_line(pattern.pattern)
+
+    def possible(self, text: str, start: int, end: int) -> bool:
+        """Could the pattern match inside ``text[start:end]``?"""
+        if self.literals is None:
+            return True
+        find = text.find
+        for literal in self.literals:
+            if find(literal, start, end) >= 0:
+                return True
+        return False
+
+    def search(self, text: str, start: int = 0, end: int | None = None) -> regex.Match | None:
+        """The first match of ``search(text, start, end)``."""
+        if self.by_line:
+            return next(self.finditer(text, start, end), None)
+        end = len(text) if end is None else end
+        return self.pattern.search(text, start, end) if self.possible(text, start, end) else None
+
+    def finditer(self, text: str, start: int = 0, end: int | None = None) -> Iterator[regex.Match]:
+        """The matches of ``finditer(text, start, end)``, in order; a pattern that never spans a
+        line is searched on the lines holding a literal only."""
+        end = len(text) if end is None else min(end, len(text))
+        if not self.by_line:
+            if self.possible(text, start, end):
+                yield from self.pattern.finditer(text, start, end)
+            return
+        while start <= end:
+            nl = text.find("\n", start, end)
+            stop = end if nl < 0 else nl
+            if self.possible(text, start, stop):
+                yield from self.pattern.finditer(text, start, stop)
+            if nl < 0:
+                return
+            start = nl + 1
