@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 885ba74ca74e871061d615e4f1981f5078f3b57c8d5586aeb61baf352eb262b5
+# root-sha256: 4409bfda91ebde0179d734e67620b1c99cfa0e25ada287b39a68e48829454776
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,24 +51,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 0e703bcb5f2b5a0f7f3b807206671eefb2f00cacc5478ad45028a9645283edf3 lae.match._assertion_weights
-# module: b64054b9c906f97b138958cabbb94c67c8412432c16d0c06334473b1b0af058c lae.match.assertion
-# module: f624eb37c34ab7045ab0ca5dae6c890193c93b401f7dec36f066204dacd48935 lae.match.cues
-# module: e5a7cff65113539e16c21b6152c274b6d8f5e8379b71d2110ed9a1cf0b9e7d69 lae.match.engine
+# module: fd40bfc978595075437e029405d55b511c99bae8d8e38e416d7eff72e69334e2 lae.match._assertion_weights
+# module: a0630add70efc8bb5adabec1e09e584b74cc103acb6c7653ff02f8e6ce3f9351 lae.match.assertion
+# module: a092ec98c0f492f90a10494e7449b8004e48b10434ced7403e70664bff7a66e5 lae.match.cues
+# module: 206b8685bf6b02b2262e77ea36044d65253c93435301bd6db4d0564daafe518e lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
+# module: 2b27d550235fb0d465e0c4a2f2bcb9f6586ebf5a87810025eedec5df10d889c8 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
-# module: 4eb8d38e9753924c31cf52c71d6a535394c289b11d8649f060eb47352255d96e lae.match.polarity
+# module: 295902754c3c540b36cf699b8ed7f9a43edf2af45a50be18c65422660629bb69 lae.match.polarity
 # module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
-# module: 40be6a8f6c1de2c7a24481ce52ca4dce41532f5453dc471e42d005eb06127994 lae.match.segment
+# module: 5f84effad91de9be37f5e45b43c58fe114c54d805d87156ee1a6793bc7f0a703 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1260,"max_over_credit":0.02,"max_under_credit":0.1,"memos":180,"met":false,"over_credit":0.049217,"under_credit":0.107011,"validation_sha256":"284877dfdeb66f78b1362ec494549883df3f24a63be3ec26f3b20444310e1e3b"}
-# fidelity-summary: measured at 4.9% over-credit and 10.7% under-credit on 180 labelled memos (1260 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.030129,"under_credit":0.104006,"validation_sha256":"f211a0a315fd3299a14c1790c60962d989aa70c4450c16f072da097d4aba0f16"}
+# fidelity-summary: measured at 3.0% over-credit and 10.4% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
