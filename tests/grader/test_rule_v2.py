@@ -189,13 +189,14 @@ def test_a_rating_column_gives_the_severity_one_band_off_but_not_two(spec):
 
 
 def test_a_dismissal_of_some_other_thing_leaves_the_finding(spec):
+    # the rule's part only (the learned layer may still weigh the dismissal word as a feature)
     text = ("Section 11.3 is a broad-form indemnity, and that is a serious problem: the tenant would indemnify the "
             "landlord for its own negligence. The tenant's credit rating is irrelevant.")
-    assert "F2" in credited(spec, text)
+    assert outcome(spec, text, "F2").status != "dismissed"
     anaphoric = text.replace("The tenant's credit rating is irrelevant.", "That is irrelevant here.")
-    assert "F2" not in credited(spec, anaphoric)
+    assert outcome(spec, anaphoric, "F2").status == "dismissed"
     about_it = text.replace("The tenant's credit rating", "The indemnity point")
-    assert "F2" not in credited(spec, about_it)
+    assert outcome(spec, about_it, "F2").status == "dismissed"
 
 
 def test_a_dense_paragraph_credits_each_finding_its_own_sentence_raises(spec):
