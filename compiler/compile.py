@@ -41,7 +41,7 @@ from lae.match.cues import severity_terms_for
 from lae.match.engine import analyze_text
 from lae.match.masking import SourceIndex
 from lae.match.normalize import normalize
-from lae.match.phrases import citation_forms, split_phrase
+from lae.match.phrases import citation_forms, initialism, split_phrase
 from lae.match.terms import compile_term
 from lae.project import Project
 
@@ -159,12 +159,18 @@ def _phrases(phrases: Iterable[str], where: str, field_name: str) -> list[Compil
     return out
 
 
+def _with_initialisms(subject: list[str]) -> list[str]:
+    """The key's subject phrases and the initials a memo abbreviates a multi-word name to."""
+    extra = [x for x in (initialism(p) for p in subject) if x]
+    return [*subject, *(x for x in extra if x not in subject)]
+
+
 def _finding_anchor(f, where: str) -> FindingAnchor:
     field = f"findings.{f.id}"
     citations = [form for c in f.citations for form in citation_forms(c)]
     return FindingAnchor(
         id=f.id, title=f.title, severity=f.severity,
-        subject=_phrases(f.subject, where, f"{field}.subject"),
+        subject=_phrases(_with_initialisms(f.subject), where, f"{field}.subject"),
         problem=_phrases(f.problem, where, f"{field}.problem"),
         citations=_phrases(citations, where, f"{field}.citations"),
         dismissals=_phrases(f.dismissals, where, f"{field}.dismissals"),

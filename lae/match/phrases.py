@@ -19,7 +19,8 @@ import regex
 
 from lae.match.normalize import normalize_term
 
-__all__ = ["PHRASE_JOINER", "split_phrase", "phrase_problem", "is_generic_phrase", "citation_forms", "GENERIC_WORDS"]
+__all__ = ["PHRASE_JOINER", "split_phrase", "phrase_problem", "is_generic_phrase", "citation_forms", "GENERIC_WORDS",
+           "initialism"]
 
 PHRASE_JOINER = " + "
 
@@ -106,3 +107,25 @@ def citation_forms(citation: str) -> list[str]:
             forms.append(f"{title.group(1)} {short} {number}")
             forms.append(f"{title.group(1)} {short} § {number}")
     return list(dict.fromkeys(forms))
+
+
+# Initials that spell a common word or a usual abbreviation of something else are no alias.
+_INITIALISM_STOP = frozenset("an as at be by do go he if in is it me my no of on or so to up us we am pm id ok tv hr "
+                             "ai ip pr qa vp ceo cfo coo cto gc llc inc ltd usa eu uk".split())
+_MINOR_WORDS = frozenset("of the and for & de du la a an in on at to".split())
+_NAME_WORD = regex.compile(r"\p{Lu}\p{Ll}")  # a capitalised word, not an acronym ("NY WARN" has initials already)
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+
+
+def initialism(phrase: str) -> str | None:
+    """The initials a memo abbreviates a multi-word name to ("Harlow Falls" -> "HF", "Special
+    Committee" -> "SC", "Key Holders" -> "KH"), or None: the phrase is one part of two to five
+    capitalised words (minor words skipped; no acronym, no month), and the initials are no common
+    word."""
+    if PHRASE_JOINER in phrase:
+        return None
+    words = [w for w in regex.findall(r"[\p{L}][\p{L}'-]*", phrase) if w.lower() not in _MINOR_WORDS]
+    if not 2 <= len(words) <= 5 or not all(_NAME_WORD.match(w) and w.lower() not in _MONTHS for w in words):
+        return None
+    got = "".join(w[0] for w in words).upper()
+    return None if got.lower() in _INITIALISM_STOP else got

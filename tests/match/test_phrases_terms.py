@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from lae.match.normalize import TOKEN_RE, normalize
-from lae.match.phrases import citation_forms, is_generic_phrase, phrase_problem, split_phrase
+from lae.match.phrases import citation_forms, initialism, is_generic_phrase, phrase_problem, split_phrase
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,3 +79,12 @@ def test_required_literals_are_in_every_match():
                 tokens = TOKEN_RE.findall(m.group(0))
                 assert all(any(lit in tok for tok in tokens) for lit in literals), (term, v, literals, m.group(0))
     assert checked > 500
+
+
+@pytest.mark.parametrize("phrase,expected", [
+    ("Harlow Falls", "HF"), ("New York", "NY"), ("Bank of the West", "BW"), ("Lumora Holdings (BVI)", None), ("Special Committee", "SC"),
+    ("Section 9.1", None), ("renewal option", None), ("Information Technology", None), ("Human Resources", None),
+    ("Harlow Falls + closing", None), ("Kestrel", None), ("NY WARN", None), ("April and July", None),
+])
+def test_initialisms_of_capitalised_names(phrase, expected):
+    assert initialism(phrase) == expected
