@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 4409bfda91ebde0179d734e67620b1c99cfa0e25ada287b39a68e48829454776
+# root-sha256: a775c2701ff8b66332a37be78e3b574da9bbce581adb4cfb8568664103e2e705
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -59,7 +59,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 2b27d550235fb0d465e0c4a2f2bcb9f6586ebf5a87810025eedec5df10d889c8 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
-# module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
+# module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 295902754c3c540b36cf699b8ed7f9a43edf2af45a50be18c65422660629bb69 lae.match.polarity
 # module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
 # module: 5f84effad91de9be37f5e45b43c58fe114c54d805d87156ee1a6793bc7f0a703 lae.match.segment
@@ -68,19 +68,19 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.030129,"under_credit":0.104006,"validation_sha256":"f211a0a315fd3299a14c1790c60962d989aa70c4450c16f072da097d4aba0f16"}
-# fidelity-summary: measured at 3.0% over-credit and 10.4% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.030129,"under_credit":0.103236,"validation_sha256":"f211a0a315fd3299a14c1790c60962d989aa70c4450c16f072da097d4aba0f16"}
+# fidelity-summary: measured at 3.0% over-credit and 10.3% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# f3be4f70bc743e16385b38d8dbcebc4ae8ceba66a5a638ed103635c4a225944d  anchors/ai-law/ai-cloud-training-004.anchors.json
-# ae23b55141fbb9c4f7c928724cda188ec3ce8eda969adbc697fd0481677ee30a  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# 7797bff6676b61ca605dd967fd298511f05efdd11ae75dcc83fb7a8f27b3d37b  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# 5bca17817f25e7e13de172a6e7319ad610015fd66f2c6fae2b72b2c946fa6280  anchors/ai-law/ai-model-export-005.anchors.json
-# e74eb01a2dd1e87f9586ae69ffbced06f76e03211d649f8c778eeb16e84371be  anchors/ai-law/ai-orion-compute-001.anchors.json
+# af1b875a3338ed86ea05f6be48a94440f28e3a5b79d483f1ad37ccc449c328e3  anchors/ai-law/ai-cloud-training-004.anchors.json
+# 5f37e7cf0908f57714b2ea5113a313759c8036782756daa6e7d756572a8ad179  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# 37cd9adb040bd523f2ada88e368e76ae465571fc162020c4a2be11cf19a374b4  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# cba3cfa4eaafa3f90d9d84a2805acb8a16c7bc635d0103f59719dd060e3be318  anchors/ai-law/ai-model-export-005.anchors.json
+# cde767936f753ca9cb012f45aff7636011969c43d4f1c91a61a848524e7fb299  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

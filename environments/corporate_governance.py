@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 68095ce0f6140050dc61e371269b4183675364d269e6eafc03b37ef7a77b7a93
+# root-sha256: c40441846d788ff1470c8484d49b3b2d7688613a921d88b8149130c98c6b7fa3
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -59,7 +59,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 2b27d550235fb0d465e0c4a2f2bcb9f6586ebf5a87810025eedec5df10d889c8 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
-# module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
+# module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 295902754c3c540b36cf699b8ed7f9a43edf2af45a50be18c65422660629bb69 lae.match.polarity
 # module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
 # module: 5f84effad91de9be37f5e45b43c58fe114c54d805d87156ee1a6793bc7f0a703 lae.match.segment
@@ -76,11 +76,11 @@ by hand; nothing outside it is ever touched by freeze.
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 60be117e4bd3b11ba12d7f10279c745f2d988b9e469ce67b5608e69c06f8fc90  anchors/corporate-governance/evergreen-controller-002.anchors.json
-# 84cf373d213201236b01a5514ef46b8663ff2eccef17430c51607889a19a5265  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# 3b1ed79b2dbbcf2d0f97270297197737767849990ca89f7616792a9f26116f4a  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# 634fc37faacd1923c9b490b172b59cb60585e2a15e93f356ededcbc589d98c1f  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# 45aa3240b0aa1b6635a4d77ff886bdf38b21edbab013e51b63d879cc7237f71c  anchors/corporate-governance/solstice-committee-005.anchors.json
+# 4a6ca73fe69ee86ed7981793c57843179e2ed39cad8702d27495691895c957c8  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# 277e85cac94aea9a63792798f42e2de83ea57edfd7814e2f68f35ae126e8ada7  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# 1e2d44b9288692a9191f82b7e9ed1746fce36ccc30a344c4d676067d6f789c0b  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# a5f473ef9e82726adc701cf60851833f2f67daca9d624476c05ff9419d2bd7b8  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# 323c949a81e931b546d9d20ac27ad6ee16cfcc7b945e4ad3c7cdb2df6e8daa11  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: c2479f641dc66a7942d1cc4ea5f7795925365af561dbb6860f8f0087c1782ae8
+# root-sha256: 2024e20d64d3e22d13ba1f7e2d3bef9bab2a3fac65e75d006374b3adb14bbf95
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -59,7 +59,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 2b27d550235fb0d465e0c4a2f2bcb9f6586ebf5a87810025eedec5df10d889c8 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
-# module: 69652166ea85ea65d5a7bd6252b1241a83d6af875b077606b9a3525335af272f lae.match.phrases
+# module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 295902754c3c540b36cf699b8ed7f9a43edf2af45a50be18c65422660629bb69 lae.match.polarity
 # module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
 # module: 5f84effad91de9be37f5e45b43c58fe114c54d805d87156ee1a6793bc7f0a703 lae.match.segment
@@ -68,19 +68,19 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.022409,"under_credit":0.129586,"validation_sha256":"0e86d141cbb94564f46ddbe39dde0e48b31661f3b2c2abe7304f50088e3add4e"}
-# fidelity-summary: measured at 2.2% over-credit and 13.0% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.022409,"under_credit":0.124122,"validation_sha256":"0e86d141cbb94564f46ddbe39dde0e48b31661f3b2c2abe7304f50088e3add4e"}
+# fidelity-summary: measured at 2.2% over-credit and 12.4% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# 8b561c5e999b374b587a38529fb35d195dcc68d1670ee6377519b85f35e19909  anchors/employment-law/atlas-noncompete-001.anchors.json
-# f52cbe06b91d55ee76c4c0770ad08940c24d765e506bc3a9f205a621ee060a9c  anchors/employment-law/brightline-overtime-002.anchors.json
-# afcd93dce925f33bdd74327c37be2b7cdecf1b7f148462cd14bf6803a33e69ea  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# 27cb80297c462bedfa446b4de1d4c5c924a5f072fb4df6b25499c3f57de383a3  anchors/employment-law/delta-warn-004.anchors.json
-# b1b8fd02fefc4d59356f668a1756be4bea0dcdfb58e8a046accdcb9d7568bee5  anchors/employment-law/ember-contractor-005.anchors.json
+# 2ce893553e54da80e955d6e68641b75a065f89389e483db6d372b653249d7a7e  anchors/employment-law/atlas-noncompete-001.anchors.json
+# 90c10cda887b28c2e53fecbad9120bf67f9613eabe9a8c01d4567f1a71d930db  anchors/employment-law/brightline-overtime-002.anchors.json
+# 480089bb848611294cf0c5dd661a212b2cb8c2317ecb4765fcb73051569c90b9  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 5b96a56d5b5ad37a4983348ed82935f9b6cd10fed5941bd054c63f21f9f9712e  anchors/employment-law/delta-warn-004.anchors.json
+# 3b6b0645b470acfee16b6539587dd048b22c207d3caec4fbbd38d2e7513517e6  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx
