@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: c40441846d788ff1470c8484d49b3b2d7688613a921d88b8149130c98c6b7fa3
+# root-sha256: 407c002b89afeb6d8cf5dea6bd6885d5d11d1e144f16c9c1340b251f2095adbc
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,7 +51,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: fd40bfc978595075437e029405d55b511c99bae8d8e38e416d7eff72e69334e2 lae.match._assertion_weights
+# module: 4b8390385ce21e11b04ee701cd093f2609fcc7c016c88146cf99f08f56626c10 lae.match._assertion_weights
 # module: a0630add70efc8bb5adabec1e09e584b74cc103acb6c7653ff02f8e6ce3f9351 lae.match.assertion
 # module: a092ec98c0f492f90a10494e7449b8004e48b10434ced7403e70664bff7a66e5 lae.match.cues
 # module: 206b8685bf6b02b2262e77ea36044d65253c93435301bd6db4d0564daafe518e lae.match.engine
@@ -68,8 +68,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.036984,"under_credit":0.140093,"validation_sha256":"2ae8c4ac6e17c26153b997d2eed30716106444c6df0c8006e608ea9be9fd666a"}
-# fidelity-summary: measured at 3.7% over-credit and 14.0% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.035562,"under_credit":0.141641,"validation_sha256":"2ae8c4ac6e17c26153b997d2eed30716106444c6df0c8006e608ea9be9fd666a"}
+# fidelity-summary: measured at 3.6% over-credit and 14.2% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 2024e20d64d3e22d13ba1f7e2d3bef9bab2a3fac65e75d006374b3adb14bbf95
+# root-sha256: 3918bb56ba188cdcbd997a676c3925ad3d351593c9c735223a5ae0ac69b8b8d6
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -51,7 +51,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: fd40bfc978595075437e029405d55b511c99bae8d8e38e416d7eff72e69334e2 lae.match._assertion_weights
+# module: 4b8390385ce21e11b04ee701cd093f2609fcc7c016c88146cf99f08f56626c10 lae.match._assertion_weights
 # module: a0630add70efc8bb5adabec1e09e584b74cc103acb6c7653ff02f8e6ce3f9351 lae.match.assertion
 # module: a092ec98c0f492f90a10494e7449b8004e48b10434ced7403e70664bff7a66e5 lae.match.cues
 # module: 206b8685bf6b02b2262e77ea36044d65253c93435301bd6db4d0564daafe518e lae.match.engine
@@ -68,8 +68,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.022409,"under_credit":0.124122,"validation_sha256":"0e86d141cbb94564f46ddbe39dde0e48b31661f3b2c2abe7304f50088e3add4e"}
-# fidelity-summary: measured at 2.2% over-credit and 12.4% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.022409,"under_credit":0.124902,"validation_sha256":"0e86d141cbb94564f46ddbe39dde0e48b31661f3b2c2abe7304f50088e3add4e"}
+# fidelity-summary: measured at 2.2% over-credit and 12.5% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
