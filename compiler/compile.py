@@ -160,9 +160,9 @@ def _phrases(phrases: Iterable[str], where: str, field_name: str) -> list[Compil
 
 
 def _with_initialisms(subject: list[str]) -> list[str]:
-    """The key's subject phrases and the initials a memo abbreviates a multi-word name to."""
-    extra = [x for x in (initialism(p) for p in subject) if x]
-    return [*subject, *(x for x in extra if x not in subject)]
+    """The key's subject phrases and the initials a memo abbreviates a multi-word name to
+    (:func:`_phrases` drops any that repeat a phrase)."""
+    return [*subject, *filter(None, map(initialism, subject))]
 
 
 def _finding_anchor(f, where: str) -> FindingAnchor:

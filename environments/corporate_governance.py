@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 407c002b89afeb6d8cf5dea6bd6885d5d11d1e144f16c9c1340b251f2095adbc
+# root-sha256: 8824ae5ea13774195d35ea9bf3e807eab473e2bac2ecaacb1c99284492a01246
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -54,15 +54,15 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 4b8390385ce21e11b04ee701cd093f2609fcc7c016c88146cf99f08f56626c10 lae.match._assertion_weights
 # module: a0630add70efc8bb5adabec1e09e584b74cc103acb6c7653ff02f8e6ce3f9351 lae.match.assertion
 # module: a092ec98c0f492f90a10494e7449b8004e48b10434ced7403e70664bff7a66e5 lae.match.cues
-# module: 206b8685bf6b02b2262e77ea36044d65253c93435301bd6db4d0564daafe518e lae.match.engine
+# module: 5d2f633395b178216337cb4945eb4e6d7751caaae8b4811928e968f7bb702fa8 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 2b27d550235fb0d465e0c4a2f2bcb9f6586ebf5a87810025eedec5df10d889c8 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 295902754c3c540b36cf699b8ed7f9a43edf2af45a50be18c65422660629bb69 lae.match.polarity
+# module: db543adddf5c136418ac7dcc1558846e5525fb1ba77d59850cf0bd843eae6fc6 lae.match.polarity
 # module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
-# module: 5f84effad91de9be37f5e45b43c58fe114c54d805d87156ee1a6793bc7f0a703 lae.match.segment
+# module: 980f536f21c5ac4b4966b13b640f4d114d871db2e610681aa8d9f06f318cf672 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project

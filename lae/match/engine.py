@@ -270,7 +270,9 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     those named in its section heading. A declined section dismisses every finding it names."""
     seg = scan.seg
     out: dict[str, dict[int, str]] = {f.id: {} for f in spec.findings}
-    vocabulary = {f.id: _vocabulary(f) for f in spec.findings}
+    by_id = {f.id: f for f in spec.findings}
+    # built only for the findings a block-level dismissal reaches, once each
+    vocabulary = functools.cache(lambda fid: _vocabulary(by_id[fid]))
     for f in spec.findings:
         for u, found in matches[f.id].dismissal.items():
             unit = seg.units[u]
@@ -285,7 +287,8 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     for u in seg.units:
         block = seg.blocks[u.block]
         cue = "a section of points not escalated" if block.section == "declined" else cues.get(u.index)
-        if not cue or (block.section != "declined" and scan.stance(u.index, seg.text.find(cue, u.start)).kind in (
+        cue_at = seg.text.find(cue, u.start) if cue else -1
+        if not cue or (block.section != "declined" and scan.stance(u.index, cue_at).kind in (
                 "reported", "question", "hedge", "hypothetical")):
             continue
         if block.kind == "row" and _rated_risk(seg, block):
@@ -298,8 +301,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             heading_units = scan.units_of([block.headings[-1]])
             named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
         if u.index not in {x for fid in named for x in (*matches[fid].subject, *matches[fid].problem)}:
-            cue_at = seg.text.find(cue, u.start)
-            named = [fid for fid in named if not _about_something_else(seg.text, u.start, cue_at, vocabulary[fid])]
+            named = [fid for fid in named if not _about_something_else(seg.text, u.start, cue_at, vocabulary(fid))]
         for fid in named:
             out[fid].setdefault(u.index, cue)
     return out
@@ -312,20 +314,23 @@ _DISMISSAL_ANAPHORA = GENERIC_WORDS | frozenset(
     "remain i me my view think believe consider considered agree regard regarded treat treated see".split())
 
 
+def _content_words(text: str) -> list[str]:
+    return [w for w in TOKEN_RE.findall(text) if len(w) > 2 and w not in FUNCTION_WORDS]
+
+
 def _vocabulary(f: FindingSpec) -> frozenset[str]:
-    """Five-letter stems of the words (three letters or more) of a finding's phrases (subject,
-    problem, citations, dismissals)."""
+    """Five-letter stems of the content words (three letters or more) of a finding's phrases
+    (subject, problem, citations, dismissals)."""
     phrases = (*f.subject, *f.problem, *f.citations, *f.dismissals)
-    return frozenset(w[:5] for p in phrases for w in TOKEN_RE.findall(p.phrase.lower())
-                     if len(w) > 2 and w not in FUNCTION_WORDS)
+    return frozenset(w[:5] for p in phrases for w in _content_words(p.phrase.lower()))
 
 
 def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str]) -> bool:
     """A dismissal is not of a finding when its clause is about some other thing ("Ownership of
     the subsidiary is irrelevant", "...; Memorial Day is irrelevant"): the clause names content
     words, none of which belong to the finding's phrases."""
-    words = [w for w in TOKEN_RE.findall(text[clause_start(text, start, cue_at):cue_at])
-             if len(w) > 2 and w not in FUNCTION_WORDS and w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
+    words = [w for w in _content_words(text[clause_start(text, start, cue_at):cue_at])
+             if w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
     return bool(words) and not any(w[:5] in vocabulary for w in words)
 
 

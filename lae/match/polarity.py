@@ -136,16 +136,13 @@ def _governs(text: str, cue_end: int, pos: int) -> bool:
 
 
 def _reported(text: str, start: int, end: int, pos: int) -> str | None:
-    pats, cues = _patterns(), _cues()
+    cues = _cues()
     if cues["adoption"].search(text, start, end):
         return None
     for m in cues["reported"].finditer(text, start, pos):
         if not _governs(text, m.end(), pos):
             continue
-        clause_start = start
-        for b in pats["clause_break"].finditer(text, start, m.start()):
-            clause_start = b.end()
-        before = text[clause_start:m.start()]
+        before = text[clause_start(text, start, m.start()):m.start()]
         if cues["we"].search(before) or _AS_LEAD.search(before):
             continue
         return m.group(0)
@@ -218,12 +215,10 @@ def _same_clause(text: str, cue_start: int, cue_end: int, pos: int) -> bool:
 
 def negated_before(text: str, unit_start: int, pos: int) -> str | None:
     """The negator that denies what starts at ``pos`` (within its clause, a few words before), or None."""
-    pats, cues = _patterns(), _cues()
+    cues = _cues()
     if not cues["negator"].possible(text, unit_start, pos):
         return None
-    lo = unit_start
-    for b in pats["clause_break"].finditer(text, unit_start, pos):
-        lo = b.end()
+    lo = clause_start(text, unit_start, pos)
     words = [w for w in TOKEN_RE.finditer(text, lo, pos) if len(w.group()) > 1][-NEGATION_SCOPE_WORDS:]
     if not words:
         return None
@@ -237,12 +232,10 @@ def negated_before(text: str, unit_start: int, pos: int) -> str | None:
 
 def count_negators(text: str, unit_start: int, first: int, last: int) -> int:
     """Negators (pseudo-negations excluded) from a few words before ``first`` (same clause) to ``last``."""
-    pats, cues = _patterns(), _cues()
+    cues = _cues()
     if not cues["negator"].possible(text, unit_start, last):
         return 0
-    lo = unit_start
-    for b in pats["clause_break"].finditer(text, unit_start, first):
-        lo = b.end()
+    lo = clause_start(text, unit_start, first)
     words = [w for w in TOKEN_RE.finditer(text, lo, first) if len(w.group()) > 1][-NEGATION_SCOPE_WORDS:]
     scope = words[0].start() if words else first
     pseudo = [m.span() for m in cues["pseudo"].finditer(text, max(lo, scope - 12), last)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Literal, Sequence
 
@@ -349,13 +350,11 @@ def _field_records(text: str, blocks: Sequence[Block]) -> dict[int, tuple[int, .
             runs.append([])
         runs[-1].append((b.index, m.group(1).strip()))
     runs = [r for r in runs if len(r) >= RECORD_MIN_FIELDS]
-    seen: dict[str, int] = {}
-    for r in runs:
-        for label in {label for _b, label in r}:
-            seen[label] = seen.get(label, 0) + 1
+    labels = [{label for _b, label in r} for r in runs]
+    seen = Counter(label for run_labels in labels for label in run_labels)  # in how many runs each label occurs
     out: dict[int, tuple[int, ...]] = {}
-    for r in runs:
-        if sum(seen[label] > 1 for label in {label for _b, label in r}) >= 2:
+    for r, run_labels in zip(runs, labels):
+        if sum(seen[label] > 1 for label in run_labels) >= 2:
             record = tuple(b for b, _label in r)
             out.update({b: record for b in record})
     return out
