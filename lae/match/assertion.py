@@ -121,6 +121,12 @@ _CUES: dict[str, tuple[str, ...]] = {
     "diligence": (r"(?:^|(?<=[.;:!]\s)|(?<=\n)|(?<=\n[-*] ))(?:confirm|verify|check|review|monitor|audit|reconcile|track|"
                   r"update|refresh|ensure|re-?screen|re-?certify|test|sample|obtain|collect|calendar|diari[sz]e|"
                   r"schedule|plan|prepare|circulate|remind)",),
+    # Teaching the field: training notes and workshops use the client's facts as material.
+    "teaching": (r"teach(?:es|ing)?", r"explain(?:s|ing)?", r"introduce", r"slides?", r"training", r"workshops?",
+                 r"participants?", r"audience", r"the room", r"presenters?", r"speaker notes?", r"takeaways?",
+                 r"learning (?:objectives?|points?)", r"quiz(?:zes)?", r"discussion (?:prompts?|questions?|points?)",
+                 r"(?:ask|remind) (?:the group|the room|everyone|participants|managers|attendees)",
+                 r"role[- ]play", r"break[- ]out"),
     "report": (r"(?:said|says|told|asked|argued|argues|contends?|contended|suggested|reported|observed|responded|"
                r"replied|countered|insisted|recalled|explained|pointed out|took the view|takes the view|"
                r"(?:will|would|may|might) (?:say|argue|contend))",
@@ -141,7 +147,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
     "d_recital", "d_advice", "d_recital_only", "d_reported", "d_question",
     "m_hedge", "m_generic", "m_evaluative", "m_advice", "m_stance", "m_reported", "m_question", "m_brief",
-    "m_general", "m_example", "d_general", "d_example", "m_routine", "d_diligence",
+    "m_general", "m_example", "d_general", "d_example", "m_routine", "d_diligence", "m_teaching",
     "form_row", "form_item", "form_heading", "crowd",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
     "r_citation", "r_dismissed", "r_recital",
@@ -261,7 +267,8 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
             ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)),
             ("m_general", min(1.0, _count_all("general", text) / sentences)),
             ("m_example", min(1.0, _count_all("example", text) / sentences)),
-            ("m_routine", min(1.0, _count_all("routine", text) / sentences)))
+            ("m_routine", min(1.0, _count_all("routine", text) / sentences)),
+            ("m_teaching", min(1.0, _count_all("teaching", text) / sentences)))
 
 
 def _count_all(kind: str, text: str) -> int:
