@@ -334,6 +334,14 @@ def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozen
     return bool(words) and not any(w[:5] in vocabulary for w in words)
 
 
+def _rating_verdict(seg: Segmented, block, unit) -> tuple[int, int, str] | None:
+    """A table row that rates its point medium or above says it is a risk: the row is the verdict."""
+    if block.kind != "row":
+        return None
+    level = next((x for x in _row_levels(seg, block) if x in ("medium", "high", "critical")), None)
+    return (unit.start, unit.end, f"a row rated {level}") if level else None
+
+
 def _rated_risk(seg: Segmented, block) -> bool:
     return any(level in ("medium", "high", "critical") for level in _row_levels(seg, block))
 
@@ -445,7 +453,7 @@ class _FindingJudge:
         block = seg.blocks[unit.block]
         if block.kind == "heading" or block.section == "recital":
             return
-        cue = verdict_cue(seg.text, unit.start, unit.end)
+        cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit)
         if cue is None or not self.scan.stance(u, cue[0]).asserts:
             return
         scope = self.scan.units_of(_discussion(seg, block.index, wide=False)) | {u}
@@ -572,7 +580,9 @@ def _own_sentence(judge: _FindingJudge, c: _Candidate, winners: list[_FindingJud
     """A sentence that names a finding's subject and asserts its problem, with none of the
     winning findings' problem phrases, is that finding's own point, whatever else its paragraph
     discusses (a dense paragraph may raise two findings one sentence each). A citation alone
-    does not make the sentence its own."""
+    does not make the sentence its own; a verdict candidate's sentence always is."""
+    if any(cat == "cue" for _s, _e, cat, _t in c.hits):
+        return True  # a verdict: its sentence names this finding most and holds no finding's problem phrase
     worded = any(cat == "problem" and term not in judge.citations for _s, _e, cat, term in c.hits)
     return worded and c.unit in judge.m.subject and not any(c.unit in w.m.problem for w in winners)
 

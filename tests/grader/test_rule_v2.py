@@ -248,6 +248,8 @@ VERDICT_RAISED = [
     ("the indemnity in 11.3 won't hold up, strike it", "F2"),
     ("Ops has the renewal notice timing wrong.", "F1"),
     ("Ops put the renewal notice in the autumn diary. That's backwards.", "F1"),
+    # a register row rated medium or above says its point is a risk
+    ("| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | H |", "F2"),
 ]
 
 VERDICT_NOT_RAISED = [
@@ -260,6 +262,8 @@ VERDICT_NOT_RAISED = [
     "The indemnity in Section 11.3 is a much smaller problem.",  # minimised
     # the anaphoric verdict speaks of the block's last topic: a tie between findings names neither
     "The renewal option and the indemnity were both reviewed. That's wrong.",
+    # a row rated low says it is not much of a risk
+    "| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | L |",
 ]
 
 
@@ -281,3 +285,9 @@ def test_a_verdict_goes_to_no_finding_when_a_key_phrase_decides_the_sentence(spe
     assert "F1" in credited(spec, text)
     out = analyze_text(spec[0], text).finding("F2")
     assert not out.credited
+
+
+def test_a_verdict_sentence_keeps_its_finding_in_a_paragraph_another_finding_wins(spec):
+    text = ("The renewal notice deadline lapses on June 30, 2025 and the client would lose the premises if the "
+            "renewal option deadline is missed. Separately, the Section 11.3 indemnity is unenforceable as drafted.")
+    assert credited(spec, text) == {"F1", "F2"}
