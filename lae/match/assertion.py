@@ -148,7 +148,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "d_recital", "d_advice", "d_recital_only", "d_reported", "d_question",
     "m_hedge", "m_generic", "m_evaluative", "m_advice", "m_stance", "m_reported", "m_question", "m_brief",
     "m_general", "m_example", "d_general", "d_example", "m_routine", "d_diligence", "m_teaching",
-    "form_row", "form_item", "form_heading", "crowd",
+    "form_row", "form_item", "form_heading", "crowd", "m_grounded",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
     "r_citation", "r_dismissed", "r_recital",
 )
@@ -275,9 +275,10 @@ def _count_all(kind: str, text: str) -> int:
     return len(_patterns()[kind].findall(text))
 
 
-def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> dict[str, float]:
+def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int, grounded: float = 0.0) -> dict[str, float]:
     """The feature vector of one finding's credit (``crowd``: how many other findings had a
-    credit candidate in the same blocks). Unit features are the mean over the candidates."""
+    credit candidate in the same blocks; ``grounded``: the share of the memo's units that name a
+    subject of the matter: advice is about the client, a memo about the field mostly is not). Unit features are the mean over the candidates."""
     units = [_unit_features(seg, c) for c in candidates]
     out = {k: sum(u[k] for u in units) / len(units) for k in units[0]}
     out.update(_discussion_features(seg, [c.block for c in candidates]))
@@ -287,6 +288,7 @@ def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> dic
     out["form_item"] = kinds.count("item") / len(kinds)
     out["form_heading"] = kinds.count("heading") / len(kinds)
     out["crowd"] = min(1.0, crowd / 4.0)
+    out["m_grounded"] = grounded
     reasons = [REASON_FEATURES[c.reason] if c.reason else "" for c in candidates]  # a new soft tag must be named
     out["rule_credit"] = reasons.count("") / len(reasons)
     for name in set(REASON_FEATURES.values()):
@@ -341,11 +343,11 @@ def applies(feats: dict[str, float]) -> bool:
     return in_scope(feats, pinned.VETO_SCOPE, pinned.RESCUE_REASONS)
 
 
-def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int) -> AssertionScore:
+def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int, grounded: float = 0.0) -> AssertionScore:
     """Features, probability and the decision: a rule credit is vetoed when it is judged and
     its probability falls below the pinned threshold for its discussion; soft candidates are
     rescued (credited) when theirs reaches the pinned rescue threshold."""
-    feats = features(seg, candidates, crowd)
+    feats = features(seg, candidates, crowd, grounded)
     p = probability(feats)
     if all(c.reason for c in candidates):
         return AssertionScore(probability=round(p, 6), threshold=pinned.RESCUE_THRESHOLD, features=feats,

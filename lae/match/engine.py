@@ -653,6 +653,12 @@ def _support(scan: _Scan, f: FindingSpec, m: _Matches, blocks: set[int]) -> tupl
     return severity, remediation, record
 
 
+def _grounded(seg: Segmented, matches: Iterable[_Matches]) -> float:
+    """The share of the memo's units that name a subject of any finding (rounded for the features)."""
+    named = set().union(*(m.subject for m in matches))
+    return round(len(named) / max(1, len(seg.units)), 6)
+
+
 def _crowd(judges: dict[str, _FindingJudge]) -> dict[str, int]:
     """For each finding, how many other findings had a credit candidate in its candidate blocks."""
     by_block: dict[int, set[str]] = {}
@@ -663,9 +669,9 @@ def _crowd(judges: dict[str, _FindingJudge]) -> dict[str, int]:
             for fid, j in judges.items()}
 
 
-def _model_score(judge: _FindingJudge, candidates: list[_Candidate], crowd: int):
+def _model_score(judge: _FindingJudge, candidates: list[_Candidate], crowd: int, grounded: float):
     return assertion_model.score(judge.scan.seg, [assertion_model.Candidate(x.unit, x.block, tuple(x.hits), x.reason)
-                                                  for x in candidates], crowd)
+                                                  for x in candidates], crowd, grounded)
 
 
 def _credit(judge: _FindingJudge, candidates: list[_Candidate], model, reason: str) -> FindingOutcome:
@@ -677,17 +683,17 @@ def _credit(judge: _FindingJudge, candidates: list[_Candidate], model, reason: s
                           remediation_window=rem, record_window=rec)
 
 
-def _finding_outcome(judge: _FindingJudge, crowd: int = 0) -> FindingOutcome:
+def _finding_outcome(judge: _FindingJudge, crowd: int = 0, grounded: float = 0.0) -> FindingOutcome:
     scan, f = judge.scan, judge.f
     if judge.candidates:
-        model = _model_score(judge, judge.candidates, crowd)
+        model = _model_score(judge, judge.candidates, crowd, grounded)
         if not model.vetoed:
             return _credit(judge, judge.candidates, model, "asserts the problem, names the subject, not dismissed; ")
         c = min(judge.candidates, key=lambda c: c.unit)  # the rule proposes, the assertion model vetoes
         ev = _evidence(scan, c.unit, c.hits, assertion_model.explain(model), "assertion model")
         return FindingOutcome(id=f.id, status="not-asserted", near_miss=ev.model_copy(update={"model": model}),
                               example=_example(f))
-    soft = _model_score(judge, judge.soft, crowd) if judge.soft else None
+    soft = _model_score(judge, judge.soft, crowd, grounded) if judge.soft else None
     if soft is not None and soft.rescued:
         tags = ", ".join(sorted({x.reason for x in judge.soft}))
         return _credit(judge, judge.soft, soft, f"names the subject and the problem; the rule read it as {tags}; ")
@@ -763,7 +769,8 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     _verdicts(judges)
     crowd = _crowd(judges)
     _assign(judges)
-    findings = [_finding_outcome(judges[f.id], crowd[f.id]) for f in spec.findings]
+    grounded = _grounded(seg, matches.values())
+    findings = [_finding_outcome(judges[f.id], crowd[f.id], grounded) for f in spec.findings]
     distractors = [_distractor(scan, d) for d in spec.distractors]
     claims = [_claim(scan, c) for c in spec.claims]
     return TextAnalysis(seg, findings, distractors, claims, scan.timeouts)
