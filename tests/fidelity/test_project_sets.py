@@ -30,7 +30,8 @@ def test_every_labels_file_validates_and_labels_every_id_for_every_memo() -> Non
 
 
 def test_validation_docx_are_current() -> None:
-    proc = run_lae("render", "--validation", "--check")
+    # renders every validation memo (over a thousand) in memory: the timeout only guards against a hang
+    proc = run_lae("render", "--validation", "--check", timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
