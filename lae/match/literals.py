@@ -16,12 +16,15 @@ tests/match/test_literals.py.
 
 from __future__ import annotations
 
+import bisect
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Mapping
 
+import ahocorasick
 import regex
 
-__all__ = ["required_any", "never_spans_line", "Gated"]
+__all__ = ["required_any", "never_spans_line", "Gated", "gate_patterns"]
 
 _QUANTIFIER = set("?*+{")
 # escapes that never match a line break: word, digit and non-space classes, the letter and
@@ -266,11 +269,57 @@ def never_spans_line(source: str) -> bool:
 _DEFAULT_FLAGS = regex.compile("").flags
 
 
+class _Occurrences:
+    """Where the literals of several gates occur in a text: one Aho-Corasick pass (pyahocorasick)
+    finds every occurrence of every literal, kept per gate as sorted start and end offsets for the
+    last few texts seen (by identity: the engine searches one memo's text many times).
+
+    A gate's literals are *minimal* (none contains another), so an occurrence that starts later
+    also ends later: the first occurrence at or after ``start`` is the one that ends first, and
+    ``text[start:end]`` holds a literal exactly when it ends by ``end``."""
+
+    TEXTS = 4  # texts kept: the memo's, and the short discussion texts searched between its searches
+
+    def __init__(self, literal_sets: list[frozenset[str]]) -> None:
+        owners: dict[str, list[int]] = {}
+        for slot, literals in enumerate(literal_sets):
+            for literal in literals:
+                owners.setdefault(literal, []).append(slot)
+        self._slots = len(literal_sets)
+        self._automaton = ahocorasick.Automaton()
+        for literal, slots in owners.items():
+            self._automaton.add_word(literal, (len(literal), tuple(slots)))
+        self._automaton.make_automaton()
+        self._seen: OrderedDict[int, tuple[str, list[tuple[list[int], list[int]]]]] = OrderedDict()
+
+    def of(self, text: str, slot: int) -> tuple[list[int], list[int]]:
+        """Sorted starts and ends of the occurrences in ``text`` of gate ``slot``'s literals."""
+        got = self._seen.get(id(text))
+        if got is None or got[0] is not text:
+            got = (text, self._scan(text))
+            self._seen[id(text)] = got  # the text is held, so its id is not reused while kept
+            if len(self._seen) > self.TEXTS:
+                self._seen.popitem(last=False)
+        else:
+            self._seen.move_to_end(id(text))
+        return got[1][slot]
+
+    def _scan(self, text: str) -> list[tuple[list[int], list[int]]]:
+        found: list[tuple[list[int], list[int]]] = [([], []) for _ in range(self._slots)]
+        for last, (length, slots) in self._automaton.iter(text):
+            for slot in slots:
+                starts, ends = found[slot]
+                starts.append(last + 1 - length)
+                ends.append(last + 1)
+        return found
+
+
 class Gated:
     """A compiled pattern searched only where one of its required literals occurs: the same
-    matches as the pattern's own ``finditer``/``search`` over ``text[start:end]``."""
+    matches as the pattern's own ``finditer``/``search`` over ``text[start:end]``. Gates made
+    together by :func:`gate_patterns` find their literals' occurrences in one pass over a text."""
 
-    __slots__ = ("pattern", "literals", "by_line")
+    __slots__ = ("pattern", "literals", "by_line", "_minimal", "_occurrences", "_slot")
 
     def __init__(self, pattern: regex.Pattern) -> None:
         self.pattern = pattern
@@ -278,13 +327,25 @@ class Gated:
         need = required_any(pattern.pattern) if plain else None
         self.literals = tuple(sorted(need, key=lambda x: (-len(x), x))) if need else None
         self.by_line = bool(need) and never_spans_line(pattern.pattern)
+        self._minimal = _minimal(need) if need else None  # as good a gate, and what _Occurrences needs
+        self._occurrences: _Occurrences | None = None
+        self._slot = 0
+        if self._minimal:
+            self._occurrences, self._slot = _Occurrences([self._minimal]), 0
 
     def possible(self, text: str, start: int, end: int) -> bool:
         """Could the pattern match inside ``text[start:end]``?"""
         if self.literals is None:
             return True
+        if start < 0 or end < 0 or self._occurrences is None:
+            return self._possible_by_find(text, start, end)
+        starts, ends = self._occurrences.of(text, self._slot)
+        i = bisect.bisect_left(starts, start)
+        return i < len(starts) and ends[i] <= end
+
+    def _possible_by_find(self, text: str, start: int, end: int) -> bool:
         find = text.find
-        for literal in self.literals:
+        for literal in self.literals or ():
             if find(literal, start, end) >= 0:
                 return True
         return False
@@ -304,11 +365,37 @@ class Gated:
             if self.possible(text, start, end):
                 yield from self.pattern.finditer(text, start, end)
             return
+        if start < 0 or end < 0 or self._occurrences is None:
+            yield from self._lines_by_find(text, start, end)
+            return
+        starts, ends = self._occurrences.of(text, self._slot)
+        i = bisect.bisect_left(starts, start)
+        while i < len(starts) and ends[i] <= end:
+            # the line (bounded by start and end) holding this occurrence: a literal holds no line break
+            line_start = max(start, text.rfind("\n", start, starts[i]) + 1)
+            nl = text.find("\n", ends[i], end)
+            stop = end if nl < 0 else nl
+            yield from self.pattern.finditer(text, line_start, stop)
+            if nl < 0:
+                return
+            i = bisect.bisect_left(starts, nl + 1, i)
+
+    def _lines_by_find(self, text: str, start: int, end: int) -> Iterator[regex.Match]:
         while start <= end:
             nl = text.find("\n", start, end)
             stop = end if nl < 0 else nl
-            if self.possible(text, start, stop):
+            if self._possible_by_find(text, start, stop):
                 yield from self.pattern.finditer(text, start, stop)
             if nl < 0:
                 return
             start = nl + 1
+
+
+def gate_patterns(patterns: Mapping[str, regex.Pattern]) -> dict[str, Gated]:
+    """A :class:`Gated` for each pattern, all finding their literals in one pass over a text."""
+    gates = {name: Gated(p) for name, p in patterns.items()}
+    sharing = [g for g in gates.values() if g._minimal]
+    occurrences = _Occurrences([g._minimal for g in sharing])  # type: ignore[misc]
+    for slot, gate in enumerate(sharing):
+        gate._occurrences, gate._slot = occurrences, slot
+    return gates

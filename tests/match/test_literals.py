@@ -121,3 +121,43 @@ def test_line_safety():
         assert not never_spans_line(unsafe), unsafe
     for safe in (r"(?<![\p{L}\p{N}])not (?:\S+ ){0,2}risk(?![\p{L}\p{N}])", r"a\.b", r"we\b", r"[\p{L}-]+ x"):
         assert never_spans_line(safe), safe
+
+
+_ODD = ["\U0001F600", "é", "ß", "\u00a0", "\t", "  ", "\n\n", "İ"]  # characters outside ASCII shift no offset
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_gates_sharing_one_scan_stay_right_when_texts_interleave(data):
+    """The cue gates find their literals in one pass per text and keep the last few texts: searches
+    that hop between more texts than are kept (equal texts that are different objects among them),
+    with bounds past either end or reversed, find what the pattern itself finds."""
+    literal = st.sampled_from(sorted({x for g in _cues().values() for x in (g.literals or ())}))
+    piece = literal | st.sampled_from(_WORDS) | st.sampled_from(_ODD) | st.sampled_from([",", ".", ";", "\n"])
+    text = st.lists(piece, max_size=30).map(" ".join)
+    texts = data.draw(st.lists(text, min_size=1, max_size=8), label="texts")
+    texts += ["".join(list(t)) for t in texts[:2]]  # equal content, other objects
+    gates = list(_cues().values())
+    for _ in range(data.draw(st.integers(1, 25), label="searches")):
+        t = data.draw(st.sampled_from(texts))
+        start = data.draw(st.integers(0, len(t) + 3))
+        end = data.draw(st.integers(0, len(t) + 3))
+        g = data.draw(st.sampled_from(gates))
+        want = [m.span() for m in g.pattern.finditer(t, start, end)]
+        assert [m.span() for m in g.finditer(t, start, end)] == want
+        first = g.pattern.search(t, start, end)
+        got = g.search(t, start, end)
+        assert (got and got.span()) == (first and first.span())
+        if want:
+            assert g.possible(t, start, min(end, len(t)))
+
+
+def test_a_gate_made_alone_finds_what_the_shared_ones_find():
+    texts = _texts()[:10]
+    for name, shared in _cues().items():
+        alone = Gated(shared.pattern)
+        for text in texts:
+            for start, end in _ranges(text)[:200]:
+                assert alone.possible(text, start, end) == shared.possible(text, start, end), name
+                assert [m.span() for m in alone.finditer(text, start, end)] == \
+                    [m.span() for m in shared.finditer(text, start, end)], name
