@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime as _dt
 import io
 import warnings
-import zipfile
 from collections.abc import Iterator
 
 import regex
@@ -404,23 +403,17 @@ _PARSED_UNREAD = _PassedScans()
 
 
 class _CheckedPackage:
-    """python-docx's physical package reader over a zip the guard checked: the members it
-    already inflated (every XML part) are served from its bytes, others (images) read from the
-    zip; a missing member raises KeyError, as python-docx's own zip reader does."""
+    """python-docx's physical package reader over a zip the guard checked: its parts are the
+    members the guard already inflated, not the zip inflated again; a missing member raises
+    KeyError, as python-docx's own zip reader does."""
 
     def __init__(self, safe: SafeZip) -> None:
-        self._members = safe.xml_members
-        self._data = safe.data
-        self._zip: zipfile.ZipFile | None = None
+        self._xml, self._other = safe.xml_members, safe.other_members
 
     def blob_for(self, pack_uri: str) -> bytes:
         name = pack_uri[1:]  # PackURI.membername: the part name without its leading slash
-        blob = self._members.get(name)
-        if blob is not None:
-            return blob
-        if self._zip is None:
-            self._zip = zipfile.ZipFile(io.BytesIO(self._data))
-        return self._zip.read(name)
+        blob = self._xml.get(name)
+        return self._other[name] if blob is None else blob
 
     @property
     def content_types_xml(self) -> bytes:
@@ -433,8 +426,7 @@ class _CheckedPackage:
             return None
 
     def close(self) -> None:
-        if self._zip is not None:
-            self._zip.close()
+        pass
 
 
 def _open_document(safe: SafeZip) -> object:
