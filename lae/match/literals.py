@@ -371,6 +371,7 @@ class _Occurrences:
         return found
 
 
+MIN_INDEXED = 2  # a set holding a one-character string ("i") occurs everywhere: found with str.find, not indexed
 MATCH_CALL_CHARS = 32  # a match tried at one place costs about as much as scanning this many characters
 
 
@@ -485,11 +486,11 @@ def _share(gates: list[Gated]) -> None:
     starts_only: list[bool] = []
     for gate in gates:
         gate._slot = gate._start_slot = None
-        if gate._minimal:
+        if gate._minimal and min(map(len, gate._minimal)) >= MIN_INDEXED:
             gate._slot = len(sets)
             sets.append(gate._minimal)
             starts_only.append(False)
-        if gate._prefixes:
+        if gate._prefixes and min(map(len, gate._prefixes)) >= MIN_INDEXED:
             gate._start_slot = len(sets)
             sets.append(gate._prefixes)
             starts_only.append(True)
