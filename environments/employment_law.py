@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 88a44db37dd58826e684e293f5888cbc28c6b70d40c0c3512c19ed847f38f290
+# root-sha256: 09825e5fc3d71318973774b18c10bea412bd2bffab7208af48b93bfa62d3be1e
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -57,7 +57,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: a092ec98c0f492f90a10494e7449b8004e48b10434ced7403e70664bff7a66e5 lae.match.cues
 # module: 97b6d6c17eb760572e6df2ca79312ae5636b782f4fad3a919f52dc7b8ca365f0 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: 5f72fdf166c16f08172fa2fce6ba03c676331199d223cfe6a0f8fdfcedce2e39 lae.match.literals
+# module: 24b7bd27ee6fa2d5b656c09fefe14398e078894b30b33f489f94dc2ccda4bf5e lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
