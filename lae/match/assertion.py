@@ -23,7 +23,7 @@ from typing import Sequence
 import regex
 
 from lae.match import _assertion_weights as pinned
-from lae.match.cues import SEVERITY_LABELS
+from lae.match.cues import SEVERITY_LABELS, VERDICT
 from lae.match.evidence import AssertionScore
 from lae.match.normalize import TOKEN_RE
 from lae.match.polarity import dismissal_cue
@@ -83,7 +83,7 @@ _CUES: dict[str, tuple[str, ...]] = {
                    r"(?:has|have|needs?) to (?:go|come out|stop|change|be (?:fixed|withdrawn|corrected|redone))",
                    r"(?:can't|cannot|shouldn't|should not) go (?:out|ahead|forward)",
                    r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:enough|valid|permitted|lawful)",
-                   r"(?<=\S), not (?!only|just|merely|least|necessarily)"),
+                   r"(?<=\S), not (?!only|just|merely|least|necessarily)") + VERDICT,
     "reasoning": (r"because", r"since", r"therefore", r"thus", r"so that", r"as a result", r"which means",
                   r"means that", r"so the", r"accordingly", r"consequently", r"given that", r"it follows"),
     "stance": (r"we (?:think|believe|conclude|consider|view|find|regard|recommend|advise|expect)",
@@ -112,6 +112,21 @@ _CUES: dict[str, tuple[str, ...]] = {
     "example": (r"for example", r"for instance", r"e\.g\.", r"consider (?:a|an|the case)", r"take (?:a|an|the case)",
                 r"illustrat\S*", r"hypothetical\S*", r"composite", r"exercises?", r"scenarios?", r"in one (?:recent )?(?:deal|matter|case|transaction)",
                 r"(?:a|one) (?:recent )?(?:example|case study)"),
+    # A calendar or checklist of recurring diligence: when to look, not what is wrong.
+    "routine": (r"annual(?:ly)?", r"quarterly", r"monthly", r"weekly", r"(?:each|every|per) (?:year|quarter|month)",
+                r"recurring", r"calendar", r"diari[sz]e", r"reminders?", r"cadence", r"checklists?", r"refresh(?:er)?",
+                r"mid-year", r"year-end", r"anniversary", r"renewals? (?:cycle|season)", r"track(?:ing)?", r"monitor(?:ing)?",
+                r"spot[- ]checks?"),
+    # Diligence imperatives: a task to look at something, which says nothing is wrong with it yet.
+    "diligence": (r"(?:^|(?<=[.;:!]\s)|(?<=\n)|(?<=\n[-*] ))(?:confirm|verify|check|review|monitor|audit|reconcile|track|"
+                  r"update|refresh|ensure|re-?screen|re-?certify|test|sample|obtain|collect|calendar|diari[sz]e|"
+                  r"schedule|plan|prepare|circulate|remind)",),
+    # Teaching the field: training notes and workshops use the client's facts as material.
+    "teaching": (r"teach(?:es|ing)?", r"explain(?:s|ing)?", r"introduce", r"slides?", r"training", r"workshops?",
+                 r"participants?", r"audience", r"the room", r"presenters?", r"speaker notes?", r"takeaways?",
+                 r"learning (?:objectives?|points?)", r"quiz(?:zes)?", r"discussion (?:prompts?|questions?|points?)",
+                 r"(?:ask|remind) (?:the group|the room|everyone|participants|managers|attendees)",
+                 r"role[- ]play", r"break[- ]out"),
     "report": (r"(?:said|says|told|asked|argued|argues|contends?|contended|suggested|reported|observed|responded|"
                r"replied|countered|insisted|recalled|explained|pointed out|took the view|takes the view|"
                r"(?:will|would|may|might) (?:say|argue|contend))",
@@ -127,12 +142,12 @@ _ENUMERATION = regex.compile(r",")
 
 FEATURE_NAMES: tuple[str, ...] = (
     "u_hedge", "u_generic", "u_evaluative", "u_stance", "u_reasoning", "u_recital", "u_fact_density",
-    "u_subject_and_problem", "u_citation_only", "u_enumeration",
+    "u_subject_and_problem", "u_citation_only", "u_enumeration", "u_verdict",
     "d_hedge", "d_generic", "d_evaluative", "d_stance", "d_reasoning", "d_remedy", "d_fact_density",
     "d_dismissal", "d_disclaim", "d_no_evaluative", "d_severity_label", "d_hedge_over_evaluative",
     "d_recital", "d_advice", "d_recital_only", "d_reported", "d_question",
     "m_hedge", "m_generic", "m_evaluative", "m_advice", "m_stance", "m_reported", "m_question", "m_brief",
-    "m_general", "m_example", "d_general", "d_example",
+    "m_general", "m_example", "d_general", "d_example", "m_routine", "d_diligence", "m_teaching",
     "form_row", "form_item", "form_heading", "crowd",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
     "r_citation", "r_dismissed", "r_recital",
@@ -196,6 +211,7 @@ def _unit_features(seg: Segmented, c: Candidate) -> dict[str, float]:
         "u_subject_and_problem": float(any(h[2] == "subject" for h in inside) and bool(problem)),
         "u_citation_only": float(bool(problem) and all(_CITATION_TERM.search(h[3].lower()) for h in problem)),
         "u_enumeration": min(1.0, len(_ENUMERATION.findall(text)) / 6.0),
+        "u_verdict": float(not problem and any(h[2] == "cue" for h in c.hits)),
     }
 
 
@@ -210,7 +226,7 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
     sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
                                                     "remedy", "recital", "advice", "report", "question", "general",
-                                                    "example")}
+                                                    "example", "diligence")}
     return {
         "d_hedge": min(1.0, per["hedge"]),
         "d_generic": min(1.0, per["generic"]),
@@ -231,6 +247,7 @@ def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, flo
         "d_question": min(1.0, per["question"]),
         "d_general": min(1.0, per["general"]),
         "d_example": min(1.0, per["example"]),
+        "d_diligence": min(1.0, per["diligence"]),
     }
 
 
@@ -249,7 +266,9 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
             ("m_question", min(1.0, _count_all("question", text) / sentences)),
             ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)),
             ("m_general", min(1.0, _count_all("general", text) / sentences)),
-            ("m_example", min(1.0, _count_all("example", text) / sentences)))
+            ("m_example", min(1.0, _count_all("example", text) / sentences)),
+            ("m_routine", min(1.0, _count_all("routine", text) / sentences)),
+            ("m_teaching", min(1.0, _count_all("teaching", text) / sentences)))
 
 
 def _count_all(kind: str, text: str) -> int:

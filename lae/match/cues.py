@@ -8,7 +8,7 @@ from __future__ import annotations
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
-           "CORRECTION_CUES_AFTER",
+           "CORRECTION_CUES_AFTER", "VERDICT",
            "FUNCTION_WORDS", "severity_terms_for"]
 
 SEVERITY_ORDER = ("low", "medium", "high", "critical")
@@ -235,4 +235,42 @@ SEVERITY_LABELS: tuple[str, ...] = (
     r"\(\s*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*\)",
     r"^\W*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*(?:[:.\u2014|-]|$)",
     r"(?P<level>critical|high|medium|moderate|low|severe)[- ](?:risk|severity|priority|exposure)",
+)
+
+# A verdict in general words: the memo says that what the sentence names is legally wrong without
+# using the key's problem phrases ("Derek's exception isn't valid", "that's backwards", "none of that
+# works"). Credits a finding only in a sentence that names that finding's subject and no other
+# finding's problem (SPEC section 3, "Verdicts in general words"); negated, conditional, hedged or
+# reported verdicts do not count.
+VERDICT: tuple[str, ...] = (
+    r"unlawful(?:ly)?", r"illegal(?:ly)?", r"invalid(?:ly)?", r"void", r"voidable", r"unenforceable",
+    r"non-?complian(?:t|ce)", r"violat(?:es|ed|ing|ions?)", r"in breach", r"breach(?:es|ed)",
+    r"(?:is|are|was|were) (?:expressly |plainly )?(?:prohibited|forbidden|barred)", r"impermissibl[ey]",
+    r"improper(?:ly)?", r"unauthori[sz]ed", r"unlicen[cs]ed", r"ultra vires", r"defective", r"deficient",
+    r"inadequate", r"insufficient", r"fails?", r"failed", r"wrong(?:ly)?", r"backwards?", r"mistaken",
+    r"incorrect(?:ly)?", r"flawed", r"fatal", r"problematic", r"red flags?", r"over the line", r"a mess",
+    r"(?:is|'s|are|'re|was|were|creates?|raises?) (?:a|an|the) (?:(?!(?:much|far|smaller|small|minor|little|lesser|"
+    r"manageable|separate|different|other|secondary|side|remote|theoretical)\b)[\p{L}-]+ ){0,2}(?:problem|issue)s?",
+    r"(?:a|the) (?:real |big |serious |major |genuine |bigger |live )?problem", r"(?:the )?worst case",
+    r"(?:is|'s|are|'re) (?:basically |effectively |now |probably )?(?:dead|ugly|bad)",
+    r"(?:(?:is|are|was|were|'s|'re) (?:not|never)|(?:is|are|was|were)n'?t|won'?t be|will not be|can'?t be|cannot be) "
+    r"(?:valid|enforceable|lawful|legal|compliant|permitted|allowed|effective|enough|sufficient|adequate|available|"
+    r"exempt|independent|disinterested|proper|timely|correct)",
+    r"(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|don'?t|do not|can'?t|cannot|didn'?t|did not) "
+    r"(?:hold(?: up)?(?=\s*(?:[.,;:!?)]|$|(?:in|under|against|on|if|as|at|for|because|since|and|but|anyway|water)\b))|"
+    r"work|survive|stand up|satisfy|comply|qualify|cure|suffice|meet(?! with)|fly|carry it|save (?:it|them|us|you))",
+    r"sinks? (?:it|them|this|that|the)", r"(?:is|'s|are|'re) a (?:[\p{L}-]+ )?(?:loss|loser)", r"meaningless",
+    r"(?:is|'s|are|'re|was|were) (?:already |now |badly )?(?:late|overdue|untimely)", r"in (?:real |serious |big )?trouble",
+    r"(?:is|'s|are|'re) (?:\S+ )?short", r"(?:falls?|fell|comes?|came) (?:\S+ )?short", r"short by", r"(?:never|not) ok(?:ay)?",
+    r"more than (?:\S+ ){0,3}(?:allows?|permits?|allowed|permitted)",
+    r"what (?:\S+ ){0,4}(?:forbids|prohibits|bars|outlaws)", r"(?:has|have|needs?) to go",
+    r"none of (?:that|this|it|those|these) (?:works|holds|is valid|is enough|survives)",
+    r"too (?:late|short|low|broad|narrow|vague|early)", r"falls? short", r"short of",
+    r"(?:below|under) the (?:\S+ )?(?:floor|threshold|minimum)",
+    r"(?:must|has to|have to|needs? to) be (?:corrected|fixed|redone|withdrawn|amended|rescinded|struck|"
+    r"stricken|removed|re-?filed|re-?briefed|unwound|reversed|cured|re-?done)",
+    r"needs? (?:amending|fixing|correcting|redoing|unwinding|re-?filing)",
+    r"outside (?:his|her|its|their|the|our|your) (?:\S+ )?(?:authority|power|mandate)", r"inoperative",
+    r"(?:is|'s|are|'re) (?:no longer |not )operative", r"(?:is|'s|are|'re) no good",
+    r"(?:won'?t|will not|doesn'?t|does not|don'?t|do not|can'?t|cannot) help",
 )

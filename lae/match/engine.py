@@ -25,7 +25,7 @@ from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
-                                stance)
+                                stance, verdict_cue)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
@@ -341,6 +341,14 @@ def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozen
     return bool(words) and not any(w[:5] in vocabulary for w in words)
 
 
+def _rating_verdict(seg: Segmented, block, unit) -> tuple[int, int, str] | None:
+    """A table row that rates its point medium or above says it is a risk: the row is the verdict."""
+    if block.kind != "row":
+        return None
+    level = next((x for x in _row_levels(seg, block) if x in ("medium", "high", "critical")), None)
+    return (unit.start, unit.end, f"a row rated {level}") if level else None
+
+
 def _rated_risk(seg: Segmented, block) -> bool:
     return any(level in ("medium", "high", "critical") for level in _row_levels(seg, block))
 
@@ -443,6 +451,25 @@ class _FindingJudge:
                 continue
             self._judge_unit(u, live, block)
 
+    def verdict(self, u: int, naming: list[int]) -> None:
+        """A sentence naming this finding's subject (or continuing the ``naming`` sentences of its
+        block) that says in general words that it is wrong ("the exception isn't valid",
+        "That's backwards."): a candidate of its own, scored below any key phrase."""
+        seg = self.scan.seg
+        unit = seg.units[u]
+        block = seg.blocks[unit.block]
+        if block.kind == "heading" or block.section == "recital":
+            return
+        cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit)
+        if cue is None or not self.scan.stance(u, cue[0]).asserts:
+            return
+        scope = self.scan.units_of(_discussion(seg, block.index, wide=False)) | {u}
+        if any(x in self.dismissed for x in scope):
+            return
+        subject = [(p, sp) for x in naming if x in self.m.subject for p, sp in self.m.subject[x]]
+        hits = _hits("subject", subject) + [(cue[0], cue[1], "cue", f"verdict: {cue[2]}")]
+        self.candidates.append(_Candidate(self.f.id, u, block.index, 1, hits))
+
     def _citation_asserted(self, u: int) -> bool:
         """A citation alone is a problem only beside the subject and violation language in its unit."""
         if u not in self.m.subject:
@@ -487,6 +514,54 @@ class _FindingJudge:
         self.candidates.append(_Candidate(self.f.id, u, block, score, hits))
 
 
+def _verdicts(judges: dict[str, _FindingJudge]) -> None:
+    """Offer each sentence with a verdict in general words and no key problem phrase to the one
+    finding whose subject it names most (distinct subject phrases; a tie names no one finding).
+    A short or anaphoric sentence ("That's backwards.") speaks of what its block named before it."""
+    named: dict[int, dict[str, set[str]]] = {}
+    for fid, j in judges.items():
+        for u, found in j.m.subject.items():
+            named.setdefault(u, {})[fid] = {p.phrase for p, _s in found}
+    if not named:
+        return
+    seg = next(iter(judges.values())).scan.seg
+    worded = {u for j in judges.values() for u in j.m.problem}
+    for u in sorted(set(named) | {u + 1 for u in named if u + 1 < len(seg.units)}):
+        if u in worded:
+            continue
+        counts = _named_before(seg, u, named) if _continues(seg, u) else named.get(u, {})
+        if not counts:
+            continue
+        top = max(len(v) for v in counts.values())
+        best = [fid for fid, v in counts.items() if len(v) == top]
+        if len(best) == 1 and not judges[best[0]].candidates:
+            judges[best[0]].verdict(u, sorted(x for x in named if seg.units[x].block == seg.units[u].block and x <= u))
+
+
+VERDICT_FOLLOW_WORDS = 8  # a sentence this short (or opening with "that", "this", ...) continues the one before
+
+
+def _continues(seg: Segmented, u: int) -> bool:
+    """A short or anaphoric sentence that names nothing itself continues what its block said before it."""
+    unit = seg.units[u]
+    if u == 0 or seg.units[u - 1].block != unit.block:
+        return False
+    short = len(TOKEN_RE.findall(seg.text, unit.start, unit.end)) <= VERDICT_FOLLOW_WORDS
+    return short or bool(_ANAPHORIC_START.match(seg.text, unit.start, unit.end))
+
+
+def _named_before(seg: Segmented, u: int, named: dict[int, dict[str, set[str]]]) -> dict[str, set[str]]:
+    """Subject phrases named in ``u``'s block up to and including ``u``, by finding."""
+    block = seg.units[u].block
+    out: dict[str, set[str]] = {}
+    for x in range(u, -1, -1):
+        if seg.units[x].block != block:
+            break
+        for fid, phrases in named.get(x, {}).items():
+            out.setdefault(fid, set()).update(phrases)
+    return out
+
+
 def _assign(judges: dict[str, _FindingJudge]) -> None:
     """Give each block to the findings that match it best (vocabulary overlap is not credit)."""
     by_block: dict[int, list[_Candidate]] = {}
@@ -512,7 +587,9 @@ def _own_sentence(judge: _FindingJudge, c: _Candidate, winners: list[_FindingJud
     """A sentence that names a finding's subject and asserts its problem, with none of the
     winning findings' problem phrases, is that finding's own point, whatever else its paragraph
     discusses (a dense paragraph may raise two findings one sentence each). A citation alone
-    does not make the sentence its own."""
+    does not make the sentence its own; a verdict candidate's sentence always is."""
+    if any(cat == "cue" for _s, _e, cat, _t in c.hits):
+        return True  # a verdict: its sentence names this finding most and holds no finding's problem phrase
     worded = any(cat == "problem" and term not in judge.citations for _s, _e, cat, term in c.hits)
     return worded and c.unit in judge.m.subject and not any(c.unit in w.m.problem for w in winners)
 
@@ -690,6 +767,7 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     judges = {f.id: _FindingJudge(scan, f, matches[f.id], dismissed[f.id]) for f in spec.findings}
     for j in judges.values():
         j.run()
+    _verdicts(judges)
     crowd = _crowd(judges)
     _assign(judges)
     findings = [_finding_outcome(judges[f.id], crowd[f.id]) for f in spec.findings]

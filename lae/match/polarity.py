@@ -20,12 +20,12 @@ import regex
 
 from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
-                            HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED)
+                            HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED, VERDICT)
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds", "clause_start",
-           "dismissal_cues_by_unit", "escalation_cue", "minimized_before",
+           "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
 NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words (and the same clause);
@@ -48,6 +48,12 @@ _NOT_END = regex.compile(r"(?<![\p{L}])(?:not|never|neither of (?:which|them|the
 _CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
                            r"provided that|once|until|till)(?![\p{L}])")
 _CONSEQUENCE = regex.compile(r",\s*(?:so|therefore|thus|hence)(?![\p{L}])(?!\s+that)")
+# a verdict word as the object of a possibility ("a risk of violation", "any breach", "to avoid a problem")
+_TENTATIVE = regex.compile(r"(?<![\p{L}])(?:risks?|chance|possibility|potential|possible|alleged|any|avoid|prevent|"
+                           r"whether)\s+(?:of\s+)?(?:an?\s+|the\s+)?(?:\p{L}+\s+)?$")
+# ... or as the name of a topic ("the unlicensed Phase 1 question", "the breach analysis below")
+_TOPIC_AFTER = regex.compile(r"(?:(?:\s+[\p{L}\p{N}.'-]+){0,3}?\s+(?:question|issue|point|topic|analysis|section|"
+                             r"discussion)s?|\s+risks?)(?![\p{L}])")
 _TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])")
 
 
@@ -73,6 +79,7 @@ def _patterns() -> dict[str, regex.Pattern]:
         "courts": _alt(COURTS_IN_GENERAL),
         "definition": _alt(DEFINITION),
         "escalation": _alt(ESCALATION_V2),
+        "verdict": _alt(VERDICT),
         "correction": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES)),
         "correction_after": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES_AFTER)),
         "we": _alt((r"we", r"our", r"us", r"i", r"this memo", r"in our")),
@@ -313,6 +320,23 @@ def minimized_before(text: str, start: int, pos: int) -> bool:
 def escalation_cue(text: str, start: int, end: int) -> str | None:
     m = _cues()["escalation"].search(text, start, end)
     return m.group(0) if m else None
+
+
+def verdict_cue(text: str, start: int, end: int) -> tuple[int, int, str] | None:
+    """The first verdict in general words (``VERDICT``) that the unit ``start:end`` makes: not
+    negated or minimised, not inside a condition ("if the exception fails") and not inside a
+    quotation; its stance is the caller's to check."""
+    for m in _cues()["verdict"].finditer(text, start, end):
+        clause = clause_start(text, start, m.start())
+        if _CONDITION.search(text[clause:m.start()]) or text[start:m.start()].count('"') % 2 == 1:
+            continue
+        if negated_before(text, start, m.start()) or governed_by_negation(text, start, m.start()) \
+                or minimized_before(text, start, m.start()) or _TENTATIVE.search(text, max(start, m.start() - 40), m.start()):
+            continue
+        if _TOPIC_AFTER.match(text, m.end(), end):
+            continue
+        return m.start(), m.end(), m.group(0)
+    return None
 
 
 def correction_around(text: str, start: int, pos: int, pos_end: int, end: int) -> str | None:

@@ -239,3 +239,55 @@ def test_glossary_lines_are_not_a_record(spec):
                 "- Indemnity: Section 11.3.\n- Landlord: Harbor Street Holdings.\n- Premises: Unit 4.\n"
                 "- Tenant: Harbor Street Café LLC.\n")
     assert "F1" not in credited(spec, glossary)
+
+
+# A verdict in general words (cues.VERDICT): the sentence names the finding's subject, or
+# continues (short or anaphoric) a sentence of its block that does, and says it is wrong.
+VERDICT_RAISED = [
+    ("The Section 11.3 indemnity as drafted is unenforceable against us.", "F2"),
+    ("the indemnity in 11.3 won't hold up, strike it", "F2"),
+    ("Ops has the renewal notice timing wrong.", "F1"),
+    ("Ops put the renewal notice in the autumn diary. That's backwards.", "F1"),
+    # a register row rated medium or above says its point is a risk
+    ("| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | H |", "F2"),
+]
+
+VERDICT_NOT_RAISED = [
+    "The Section 11.3 indemnity is not unenforceable.",  # negated
+    "If the indemnity in Section 11.3 were unenforceable, the landlord would bear its own losses.",  # condition
+    "The landlord argues the Section 11.3 indemnity is invalid.",  # someone else's view
+    "Is the Section 11.3 indemnity unenforceable?",  # a question
+    "We discuss the unlawful indemnity question separately below.",  # a topic, not a conclusion
+    "There is a low risk of a breach of the Section 11.3 indemnity.",  # a possibility
+    "The indemnity in Section 11.3 is a much smaller problem.",  # minimised
+    # the anaphoric verdict speaks of the block's last topic: a tie between findings names neither
+    "The renewal option and the indemnity were both reviewed. That's wrong.",
+    # a row rated low says it is not much of a risk
+    "| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | L |",
+]
+
+
+@pytest.mark.parametrize(("text", "fid"), VERDICT_RAISED)
+def test_a_verdict_in_general_words_credits_the_finding_named(spec, text, fid):
+    out = analyze_text(spec[0], text).finding(fid)
+    assert out.credited, text
+    assert any(h.category == "cue" and h.term.startswith("verdict:") for h in out.credit.hits), out.credit
+
+
+@pytest.mark.parametrize("text", VERDICT_NOT_RAISED)
+def test_a_verdict_negated_conditional_reported_or_shared_credits_nothing(spec, text):
+    assert not credited(spec, text), text
+
+
+def test_a_verdict_goes_to_no_finding_when_a_key_phrase_decides_the_sentence(spec):
+    # the renewal sentence carries F1's own problem phrase: the verdict word must not hand it to F2 too
+    text = "The renewal notice deadline will lapse next week and the indemnity review is wrong."
+    assert "F1" in credited(spec, text)
+    out = analyze_text(spec[0], text).finding("F2")
+    assert not out.credited
+
+
+def test_a_verdict_sentence_keeps_its_finding_in_a_paragraph_another_finding_wins(spec):
+    text = ("The renewal notice deadline lapses on June 30, 2025 and the client would lose the premises if the "
+            "renewal option deadline is missed. Separately, the Section 11.3 indemnity is unenforceable as drafted.")
+    assert credited(spec, text) == {"F1", "F2"}
