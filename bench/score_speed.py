@@ -12,7 +12,8 @@ from the task's strong fixture memo, varied so nothing repeats verbatim), and pr
 * ``lae score --runs`` with -j 1 and -j 2 as a user runs it (a new process): the start-up
   (process start, imports, freeze gate, document index, pattern compilation; timed on a
   folder of one rollout) apart from the throughput after start-up (the extra rollouts of
-  a ``--rollouts`` folder over the extra time).
+  a ``--rollouts`` folder over the extra time), and the CPU per extra rollout of the process and
+  its workers (read, mask, match, write the result: what sets the rate on idle cores).
 
 The machine's load moves every figure: run it twice and compare CPU times.
 
@@ -25,6 +26,7 @@ import argparse
 import cProfile
 import json
 import pstats
+import resource
 import shutil
 import statistics
 import subprocess
@@ -152,17 +154,21 @@ def batch(project: Project, memo: Path, task_id: str, rollouts: int, tmpdir: Pat
     one = rollout_folder(tmpdir / "runs1", memo, task_id, 1)
     many = rollout_folder(tmpdir / "runsN", memo, task_id, rollouts)
 
-    def run(folder: Path, jobs: int) -> float:
-        t0 = time.perf_counter()
+    def run(folder: Path, jobs: int) -> tuple[float, float]:
+        """Wall seconds, and CPU seconds of the process and its workers."""
+        r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
         subprocess.run([sys.executable, "-m", "lae", "score", "--root", str(project.root), "--runs", str(folder),
                         "-j", str(jobs), "--allow-unfrozen"], check=True, capture_output=True)
-        return time.perf_counter() - t0
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.perf_counter() - t0, r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
 
     for jobs in (1, 2):
-        start, total = run(one, jobs), run(many, jobs)
+        (start, start_cpu), (total, total_cpu) = run(one, jobs), run(many, jobs)
+        per = (total_cpu - start_cpu) / (rollouts - 1)
         print(f"lae score --runs -j {jobs}: start-up and 1 rollout {start:.2f}s; {rollouts} rollouts of 3,000 words "
               f"{total:.2f}s ({rollouts / total:.1f}/s overall); after start-up "
-              f"{(rollouts - 1) / max(total - start, 1e-9):.1f} rollouts/s")
+              f"{(rollouts - 1) / max(total - start, 1e-9):.1f} rollouts/s; {per * 1000:.1f} ms CPU per rollout "
+              f"(all included: {jobs / max(per, 1e-9):.0f} rollouts/s on {jobs} idle core(s))")
 
 
 def main() -> None:

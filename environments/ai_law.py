@@ -15,12 +15,13 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: db6feff0bfd2b7a0fda71ed34dac521c0dd1f8899151bc5a47113f790d3fdb07
+# root-sha256: 4d95281e00cf890f29fb3038747a33e114077d359bd5711c4c4de9b5f9c517ca
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
 # package: lxml 6.1.3
 # package: openpyxl 3.1.5
+# package: pyahocorasick 2.3.1
 # package: pypdf 7.1.1
 # package: python-docx 1.2.0
 # package: regex 2026.11.19
@@ -42,8 +43,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f5d7b07560e982817a4476e026e115283371c6d31fa217a1e020d2abce2c9772 lae.freeze.verify
 # module: d58bda5b8262b34859e355b358ee374d9e652d1d8a9501709c78560d3e374a93 lae.fsio
 # module: 8e4f0198bb4c7c22ab8c6381e0bb3a7e6324af6bf05ae5b3c2e37f666533ac58 lae.grader
-# module: 92abf11134c82300e895f9dc4a768bc1a900214521bcb19e44e977314f782f00 lae.grader._ooxml
-# module: 2ad9c07d94945a1ee04cbc0885d5422b33269ceba6776c668ced74aabc6c62ce lae.grader._zipguard
+# module: ac3078b9a2328e60d16c668f2765580ebbfc647b387e37ca9610440afcda732b lae.grader._ooxml
+# module: 7d941686a809ca623411218a57132c6958bd0a263d7f723a3128fab9bf6d9d22 lae.grader._zipguard
 # module: 889212a8660564b257e204c56ceb54c877e63f9213079493e783c59f3eaa7ff7 lae.grader.anchors
 # module: 2a6938d55fae5b1f0021f29c454baad4f7c3b9e9de8102cd9df08d653ff12b19 lae.grader.deliverables
 # module: 44877b0affcf452a508f7e5dfebba6bfc3de89d942a5e1ddcdf9aac658d00460 lae.grader.documents
@@ -51,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 4b8390385ce21e11b04ee701cd093f2609fcc7c016c88146cf99f08f56626c10 lae.match._assertion_weights
-# module: a0630add70efc8bb5adabec1e09e584b74cc103acb6c7653ff02f8e6ce3f9351 lae.match.assertion
-# module: a092ec98c0f492f90a10494e7449b8004e48b10434ced7403e70664bff7a66e5 lae.match.cues
-# module: 5d2f633395b178216337cb4945eb4e6d7751caaae8b4811928e968f7bb702fa8 lae.match.engine
+# module: 3974fb12f045e1076a53ad27edd9929501eb52a1a04912168379489dfbf0f963 lae.match._assertion_weights
+# module: afd84e60ecad83256415d2567a32562332252bc95c864d565cc1f43c758223fe lae.match.assertion
+# module: 00c050c2a65ceebe6a2b1c8c16131aac5d093ce65a2560cadf230541c19b919e lae.match.cues
+# module: 57d8d195fc5d71c853133fb7b59f9e57c68beb29427a2a3fb5c3a9e260453e11 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: 2b27d550235fb0d465e0c4a2f2bcb9f6586ebf5a87810025eedec5df10d889c8 lae.match.literals
+# module: 24b7bd27ee6fa2d5b656c09fefe14398e078894b30b33f489f94dc2ccda4bf5e lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: db543adddf5c136418ac7dcc1558846e5525fb1ba77d59850cf0bd843eae6fc6 lae.match.polarity
+# module: fd406f8ffa94e8e36f0de3a81fa3e1e87f8d141bf3bcde0ca934a3707f269303 lae.match.polarity
 # module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
 # module: 980f536f21c5ac4b4966b13b640f4d114d871db2e610681aa8d9f06f318cf672 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -68,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":1995,"max_over_credit":0.02,"max_under_credit":0.1,"memos":285,"met":false,"over_credit":0.031564,"under_credit":0.103236,"validation_sha256":"f211a0a315fd3299a14c1790c60962d989aa70c4450c16f072da097d4aba0f16"}
-# fidelity-summary: measured at 3.2% over-credit and 10.3% under-credit on 285 labelled memos (1995 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":2730,"max_over_credit":0.02,"max_under_credit":0.1,"memos":390,"met":false,"over_credit":0.045929,"under_credit":0.075056,"validation_sha256":"0003d1f98b0483c22e3a9e72b61f684219d64183349e5c2885fc7f1d1d249d21"}
+# fidelity-summary: measured at 4.6% over-credit and 7.5% under-credit on 390 labelled memos (2730 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

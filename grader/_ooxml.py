@@ -402,13 +402,42 @@ _UNREAD_PARTS = frozenset({
 _PARSED_UNREAD = _PassedScans()
 
 
-def _open_document(data: bytes) -> object:
-    """``docx.Document(data)``, except that an unread part whose bytes parsed before stays unparsed."""
+class _CheckedPackage:
+    """python-docx's physical package reader over a zip the guard checked: its parts are the
+    members the guard already inflated, not the zip inflated again; a missing member raises
+    KeyError, as python-docx's own zip reader does."""
+
+    def __init__(self, safe: SafeZip) -> None:
+        self._xml, self._other = safe.xml_members, safe.other_members
+
+    def blob_for(self, pack_uri: str) -> bytes:
+        name = pack_uri[1:]  # PackURI.membername: the part name without its leading slash
+        blob = self._xml.get(name)
+        return self._other[name] if blob is None else blob
+
+    @property
+    def content_types_xml(self) -> bytes:
+        return self.blob_for("/[Content_Types].xml")
+
+    def rels_xml_for(self, source_uri: object) -> bytes | None:
+        try:
+            return self.blob_for(source_uri.rels_uri)  # type: ignore[attr-defined]
+        except KeyError:
+            return None
+
+    def close(self) -> None:
+        pass
+
+
+def _open_document(safe: SafeZip) -> object:
+    """``docx.Document(safe.data)``, reading the members the guard already inflated, except that
+    an unread part whose bytes parsed before stays unparsed."""
     # python-docx, imported late to keep `import lae.grader` light
     from docx.opc.constants import CONTENT_TYPE
     from docx.opc.package import Unmarshaller
+    from docx.opc.packuri import PACKAGE_URI
     from docx.opc.part import Part, PartFactory
-    from docx.opc.pkgreader import PackageReader
+    from docx.opc.pkgreader import PackageReader, _ContentTypeMap
     from docx.package import Package
 
     def part(partname: str, content_type: str, reltype: str, blob: bytes, package: object) -> object:
@@ -420,8 +449,14 @@ def _open_document(data: bytes) -> object:
             _PARSED_UNREAD.add(blob)
         return made
 
+    # PackageReader.from_file, with the checked members in place of a second inflation of the zip
+    physical = _CheckedPackage(safe)
+    content_types = _ContentTypeMap.from_xml(physical.content_types_xml)
+    package_rels = PackageReader._srels_for(physical, PACKAGE_URI)
+    parts = PackageReader._load_serialized_parts(physical, package_rels, content_types)
+    physical.close()
     package = Package()
-    Unmarshaller.unmarshal(PackageReader.from_file(io.BytesIO(data)), package, part)
+    Unmarshaller.unmarshal(PackageReader(content_types, package_rels, parts), package, part)
     document_part = package.main_document_part
     if document_part.content_type != CONTENT_TYPE.WML_DOCUMENT_MAIN:
         raise ValueError(f"not a Word file, content type is {document_part.content_type!r}")
@@ -434,7 +469,7 @@ def read_docx(data: bytes, *, markup: bool = False) -> str:
     safe = SafeZip.open(data)
     require_main_part(safe, "docx")
     try:
-        document = _open_document(safe.data)
+        document = _open_document(safe)
     except Refusal:
         raise
     except Exception as exc:  # python-docx raises many types on broken packages

@@ -321,12 +321,14 @@ class SafeZip:
     Construction validates the whole archive (structure, then every member
     streamed with limits, every XML member pre-scanned as it arrives). Afterwards
     ``data`` can be handed to python-docx/openpyxl: they re-read exactly the
-    validated members, and :attr:`xml_members` holds the bytes of the XML ones.
+    validated members, and :attr:`xml_members` holds the bytes of the XML ones,
+    :attr:`other_members` those of the rest (python-docx is served both, not the zip again).
     """
 
     data: bytes
     names: list[str] = field(default_factory=list)
     xml_members: dict[str, bytes] = field(default_factory=dict)
+    other_members: dict[str, bytes] = field(default_factory=dict)
     total_bytes: int = 0
 
     @classmethod
@@ -446,8 +448,9 @@ class SafeZip:
             ctype = overrides.get(folded, defaults.get(ext, "")).casefold()
             named_xml = folded.endswith((".xml", ".rels", ".vml")) or ctype.endswith("xml")
             declared_other = bool(ctype) and not named_xml
-            blob = self._stream_member(archive, info, budget, named_xml)
-            if blob is None:
+            blob, xml = self._stream_member(archive, info, budget, named_xml)
+            if not xml:
+                self.other_members[name] = blob
                 continue
             if not declared_other:
                 _scan_xml(name, blob)
@@ -458,10 +461,11 @@ class SafeZip:
 
     @staticmethod
     def _stream_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: "_Budget",
-                       named_xml: bool) -> bytes | None:
-        """Inflate one member under the limits; return its bytes if it is XML, else None."""
+                       named_xml: bool) -> tuple[bytes, bool]:
+        """Inflate one member under the limits; return its bytes and whether it is XML."""
         name = info.filename
-        chunks: list[bytes] | None = [] if named_xml else None
+        chunks: list[bytes] = []
+        xml = named_xml
         size = 0
         try:
             with archive.open(info) as member:
@@ -469,12 +473,12 @@ class SafeZip:
                     chunk = member.read(_CHUNK)
                     if not chunk:
                         break
-                    if size == 0 and chunks is None and _looks_like_xml(chunk):
-                        chunks = []
+                    if size == 0 and not xml and _looks_like_xml(chunk):
+                        xml = True
                     size += len(chunk)
-                    limit = MAX_XML_MEMBER_BYTES if chunks is not None else MAX_MEMBER_BYTES
+                    limit = MAX_XML_MEMBER_BYTES if xml else MAX_MEMBER_BYTES
                     if size > limit:
-                        kind = "XML member" if chunks is not None else "member"
+                        kind = "XML member" if xml else "member"
                         raise Refusal(
                             f"has zip {kind} {name!r} inflating past the {_fmt_bytes(limit)} limit (zip bomb?)"
                         )
@@ -486,19 +490,19 @@ class SafeZip:
                             f"has zip member {name!r} with a compression ratio over "
                             f"{MAX_COMPRESSION_RATIO}:1 (zip bomb)"
                         )
-                    if chunks is not None:
+                    if xml:
                         budget.xml += len(chunk)
                         if budget.xml > MAX_TOTAL_XML_BYTES:
                             raise Refusal(
                                 f"has XML members inflating past the {_fmt_bytes(MAX_TOTAL_XML_BYTES)} total limit"
                             )
-                        chunks.append(chunk)
+                    chunks.append(chunk)
         except Refusal:
             raise
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, struct.error,
                 NotImplementedError, RuntimeError, OverflowError) as exc:
             raise Refusal(f"has a corrupt zip member {name!r} ({_exc_text(exc)})") from None
-        return b"".join(chunks) if chunks is not None else None
+        return b"".join(chunks), xml
 
     def member(self, name: str) -> bytes | None:
         """The bytes of an XML member by exact name, or ``None``."""

@@ -484,3 +484,40 @@ def test_a_word_numbering_level_is_read_as_nesting(tmp_path):
     document.save(str(path))
     lines = [line for line in read_deliverable(path, "word.docx").text.split("\n") if line.strip()]
     assert lines == ["- Parent point", "  - Child point", "- Next point"]
+
+
+def _png() -> bytes:
+    """A real 1x1 PNG (a non-XML member the guard does not keep)."""
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+
+
+def test_the_checked_members_read_as_python_docx_reads_the_file() -> None:
+    """The reader hands python-docx the members the zip guard inflated instead of inflating the
+    zip again: the text is what python-docx's own reading of the file gives, for the fixture memos,
+    a memo with every story and one with a picture (a member read from the zip)."""
+    from lae.grader._ooxml import _document_text, _open_document
+
+    pictured = docx.Document()
+    pictured.add_paragraph("Before the picture, the lease's Section 11.3.")
+    pictured.add_picture(io.BytesIO(_png()))
+    pictured.add_paragraph("After it.")
+    out = io.BytesIO()
+    pictured.save(out)
+    files = [memo_docx(), out.getvalue()] + [p.read_bytes() for p in sorted(
+        (Path(__file__).parent / "fixtures" / "memos").glob("*/*/*.docx"))]
+    assert len(files) >= 20
+    for data in files:
+        safe = _zipguard.SafeZip.open(data)
+        ours, theirs = _open_document(safe), docx.Document(io.BytesIO(data))
+        for markup in (False, True):
+            assert _document_text(ours, markup) == _document_text(theirs, markup)
+        assert [(p.partname, p.blob) for p in ours.part.package.iter_parts()] == \
+            [(p.partname, p.blob) for p in theirs.part.package.iter_parts()]
+    media = [p.blob for p in _open_document(_zipguard.SafeZip.open(files[1])).part.package.iter_parts()
+             if p.partname.startswith("/word/media/")]
+    assert media == [_png()]

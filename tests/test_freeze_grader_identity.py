@@ -85,7 +85,7 @@ def test_bound_packages_are_the_text_and_matching_libraries() -> None:
     identity = derive_identity().identity
     assert identity is not None and identity.python == python_tag()
     names = {p.name: p.version for p in identity.packages}
-    assert {"python-docx", "pypdf", "openpyxl", "lxml", "regex", "defusedxml"} <= set(names)
+    assert {"python-docx", "pypdf", "openpyxl", "lxml", "regex", "pyahocorasick", "defusedxml"} <= set(names)
     assert names["pypdf"] == importlib.metadata.version("pypdf")
     assert not set(names) & set(NOT_BOUND)
 

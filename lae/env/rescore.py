@@ -52,7 +52,9 @@ def _score_rollout(job: RescoreJob) -> tuple[str, dict]:
     transcript = path / TRANSCRIPT
     result = score_files(ctx, deliverable_files(path), transcript=transcript if transcript.is_file() else None)
     write_model(path / RESULT_JSON, result)
-    return folder, result.model_dump(mode="json")
+    # only what the summary quotes goes back to the parent (the whole result is in result.json)
+    return folder, {"task_id": result.task_id, "metrics": result.metrics.model_dump(mode="json"),
+                    "reportable": result.reportable, "freeze_root": result.freeze_root}
 
 
 def plan_rescore(project: Project, runs: Path, task: str | None, pocket: str | None,
@@ -87,8 +89,6 @@ def rescore(runs: Path, jobs: list[RescoreJob], workers: int,
     results: dict[str, dict] = {}
     for folder, data in wrap(fork_map(_score_rollout, jobs, workers), len(jobs)):
         results[Path(folder).relative_to(runs).as_posix()] = data
-    summary = {"rollouts": len(results), "results": {
-        name: {"task_id": d["task_id"], "metrics": d["metrics"], "reportable": d["reportable"], "freeze_root": d["freeze_root"]}
-        for name, d in sorted(results.items())}}
+    summary = {"rollouts": len(results), "results": dict(sorted(results.items()))}
     atomic_write(runs / SUMMARY_JSON, (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode())
     return summary

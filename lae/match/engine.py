@@ -70,6 +70,16 @@ def _bind_negators(per_part: list[Spans], negators: list[int], u: int, spans: li
     return True
 
 
+@functools.lru_cache(maxsize=16384)
+def _phrase_terms(phrase: str, parts: int) -> tuple[tuple[str | None, ...], tuple[int, ...]]:
+    """A phrase's terms (None each when they do not pair with its ``parts`` patterns) and the
+    indexes of its negator parts: fixed for a task, so worked out once, not per memo."""
+    terms: tuple[str | None, ...] = tuple(split_phrase(phrase))
+    if len(terms) != parts:
+        terms = (None,) * parts
+    return terms, tuple(i for i, t in enumerate(terms) if t and _NEGATION_IN_PHRASE.fullmatch(t.lower()))
+
+
 INVENTORY_MIN_ITEMS = 5
 INVENTORY_BARE_SHARE = 0.5
 
@@ -109,9 +119,7 @@ class _Scan:
 
     def phrase(self, phrase: CompiledPhrase) -> Spans:
         """Units where every part of the phrase occurs, with the first span of each part."""
-        terms = split_phrase(phrase.phrase)
-        if len(terms) != len(phrase.parts):
-            terms = [None] * len(phrase.parts)  # type: ignore[list-item]
+        terms, negators = _phrase_terms(phrase.phrase, len(phrase.parts))
         per_part: list[Spans] = []
         units: set[int] | None = None
         for p, t in zip(phrase.parts, terms):
@@ -120,7 +128,6 @@ class _Scan:
             if not units:
                 return {}  # later parts need not be scanned
             per_part.append(hits)
-        negators = [i for i, t in enumerate(terms) if t and _NEGATION_IN_PHRASE.fullmatch(t.lower())]
         out: Spans = {}
         for u in sorted(units or ()):
             spans = [pp[u][0] for pp in per_part]

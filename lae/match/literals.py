@@ -4,9 +4,12 @@ The cue lexicons of :mod:`lae.match.polarity` are hand-written regular expressio
 sentence by sentence; most sentences hold none of them. :func:`required_any` reads a pattern's
 source and names a set of plain strings such that every match of the pattern contains one of
 them: a stretch of text holding none of them cannot match, and a ``str.find`` per string rules
-it out far faster than the regex engine can. :func:`never_spans_line` says the pattern can
-neither match nor see across a line break, so searching each line alone finds what one search
-of the whole text finds.
+it out far faster than the regex engine can. :func:`required_prefix` names strings one of which
+every match *starts* with: the pattern then need only be tried where they occur (a big
+alternation of cue phrases costs the regex engine some 200 ns a character to scan, and a try
+about as much as 30 characters). :func:`never_spans_line` says the pattern can neither match nor
+see across a line break, so searching each line alone finds what one search of the whole text
+finds. :class:`Gated` uses all three; the occurrences come from one Aho-Corasick pass over the text.
 
 Both read the source conservatively: a construct they do not know (an inline flag, a
 conditional, an escape they do not list) gives no literal, or no line safety, and the caller
@@ -16,12 +19,15 @@ tests/match/test_literals.py.
 
 from __future__ import annotations
 
+import bisect
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Mapping
 
+import ahocorasick
 import regex
 
-__all__ = ["required_any", "never_spans_line", "Gated"]
+__all__ = ["required_any", "required_prefix", "never_spans_line", "Gated", "gate_patterns"]
 
 _QUANTIFIER = set("?*+{")
 # escapes that never match a line break: word, digit and non-space classes, the letter and
@@ -46,26 +52,43 @@ def required_any(source: str) -> frozenset[str] | None:
     return got.need
 
 
+def required_prefix(source: str) -> frozenset[str] | None:
+    """Strings one of which every match of ``source`` starts with (None: none known); none of
+    them starts with another."""
+    if _FLAG_GROUP.search(source) or "\\Q" in source:
+        return None
+    try:
+        got, end = _alternation(source, 0)
+    except (_Unknown, ValueError, IndexError):
+        return None
+    if end != len(source) or got.prefix is None or any(not x for x in got.prefix):
+        return None
+    return frozenset(x for x in got.prefix if not any(y != x and x.startswith(y) for y in got.prefix))
+
+
 class _Unknown(Exception):
     """A construct the reader does not handle."""
 
 
 MAX_STRINGS = 64  # a run of literal pieces is spelt out as at most this many strings
+MAX_PREFIXES = 1024  # the alternatives of a cue list start with at most this many strings in all
 GOOD_LENGTH = 8  # strings this long are rare enough: prefer fewer of them to longer ones
 
 
 @dataclass(frozen=True)
 class _Read:
     """What a piece of pattern requires: ``need``, strings one of which each match holds (None:
-    nothing known), and ``exact``, every string the piece can match when they are few (None: not
-    spelt out; ``zero``: the piece matches no text at all, an assertion)."""
+    nothing known), ``exact``, every string the piece can match when they are few (None: not
+    spelt out; ``zero``: the piece matches no text at all, an assertion), and ``prefix``, strings
+    one of which each match starts with (None: nothing known; ``""`` among them: nothing either)."""
 
     need: frozenset[str] | None
     exact: frozenset[str] | None
     zero: bool = False
+    prefix: frozenset[str] | None = None
 
 
-_ZERO = _Read(None, frozenset([""]), zero=True)
+_ZERO = _Read(None, frozenset([""]), zero=True, prefix=frozenset([""]))
 _NOTHING = _Read(None, None)
 
 
@@ -91,6 +114,7 @@ def _alternation(src: str, i: int) -> tuple[_Read, int]:
     """Read alternatives from ``i`` to the closing parenthesis (or the end)."""
     needs: set[str] = set()
     exact: set[str] | None = set()
+    prefix: set[str] | None = set()
     known = True
     while True:
         got, i = _sequence(src, i)
@@ -99,12 +123,16 @@ def _alternation(src: str, i: int) -> tuple[_Read, int]:
         else:
             needs |= got.need
         exact = None if exact is None or got.exact is None else exact | got.exact
+        prefix = None if prefix is None or got.prefix is None else prefix | got.prefix
         if i < len(src) and src[i] == "|":
             i += 1
             continue
         if exact is not None and len(exact) > MAX_STRINGS:
             exact = None
-        return _Read(_minimal(frozenset(needs)) if known else None, None if exact is None else frozenset(exact)), i
+        if prefix is not None and len(prefix) > MAX_PREFIXES:
+            prefix = None
+        return _Read(_minimal(frozenset(needs)) if known else None, None if exact is None else frozenset(exact),
+                     prefix=None if prefix is None else frozenset(prefix)), i
 
 
 def _product(chain: list[frozenset[str]]) -> frozenset[str] | None:
@@ -134,9 +162,10 @@ def _sequence(src: str, i: int) -> tuple[_Read, int]:
     best: frozenset[str] | None = None
     chain: list[frozenset[str]] = []
     whole: list[frozenset[str]] | None = []  # every piece, while all are spelt out
+    prefix: frozenset[str] | None = None  # set at the first piece not spelt out
 
     def add(piece: _Read) -> None:
-        nonlocal best, whole
+        nonlocal best, whole, prefix
         if piece.zero:
             return  # an assertion matches no text: the pieces around it stay adjacent
         best = _better(best, piece.need)
@@ -147,23 +176,49 @@ def _sequence(src: str, i: int) -> tuple[_Read, int]:
             return
         best = _better(best, _chain_need(chain))
         chain.clear()
+        if whole is not None:  # a match starts with the spelt-out pieces so far, then with this one's prefix
+            prefix = _leading(whole if piece.prefix is None else [*whole, piece.prefix])
         whole = None
 
     while i < len(src) and src[i] not in "|)":
         piece, i = _atom(src, i)
         if i < len(src) and src[i] in _QUANTIFIER:
             optional = src[i] == "?"
+            least = _least(src, i)
             i = _skip_quantifier(src, i)
             if piece.zero:
                 pass
             elif optional and piece.exact is not None and len(piece.exact) < MAX_STRINGS:
-                piece = _Read(None, piece.exact | {""})
+                piece = _Read(None, piece.exact | {""}, prefix=piece.exact | {""})
+            elif least >= 1:
+                piece = _Read(None, None, prefix=piece.prefix)  # repeated: starts as the piece does
             else:
-                piece = _NOTHING  # repeated or optional: nothing known for sure
+                piece = _NOTHING  # optional or repeated: nothing known for sure
         add(piece)
     best = _better(best, _chain_need(chain))
     exact = _product(whole) if whole is not None else None
-    return _Read(best, exact), i
+    return _Read(best, exact, prefix=_leading(whole) if whole is not None else prefix), i
+
+
+def _leading(pieces: list[frozenset[str]]) -> frozenset[str]:
+    """The strings of the longest leading run of ``pieces`` that spells out in MAX_PREFIXES strings."""
+    out = frozenset([""])
+    for piece in pieces:
+        longer = frozenset(a + b for a in out for b in piece)
+        if len(longer) > MAX_PREFIXES:
+            break
+        out = longer
+    return out
+
+
+def _least(src: str, i: int) -> int:
+    """The fewest repeats the quantifier at ``i`` allows."""
+    if src[i] == "+":
+        return 1
+    if src[i] == "{":
+        low = src[i + 1:src.find("}", i)].split(",")[0]
+        return int(low) if low.isdigit() else 0
+    return 0
 
 
 def _atom(src: str, i: int) -> tuple[_Read, int]:
@@ -177,7 +232,7 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
             j = _skip_escape(src, i)
             return (_ZERO if nxt in "bBAZzGmM" else _NOTHING), j
         if " " <= nxt <= "~":
-            return _Read(frozenset([nxt]), frozenset([nxt])), i + 2  # escaped punctuation (or space) is itself
+            return _Read(frozenset([nxt]), frozenset([nxt]), prefix=frozenset([nxt])), i + 2  # escaped punctuation (or space) is itself
         raise _Unknown
     if c == "[":
         return _NOTHING, _skip_class(src, i)
@@ -189,7 +244,7 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
         return _NOTHING, i + 1
     if c in "{*+?":
         raise _Unknown  # a quantifier with nothing to repeat
-    return _Read(frozenset([c]), frozenset([c])), i + 1
+    return _Read(frozenset([c]), frozenset([c]), prefix=frozenset([c])), i + 1
 
 
 def _group(src: str, i: int) -> tuple[_Read, int]:
@@ -266,11 +321,68 @@ def never_spans_line(source: str) -> bool:
 _DEFAULT_FLAGS = regex.compile("").flags
 
 
-class Gated:
-    """A compiled pattern searched only where one of its required literals occurs: the same
-    matches as the pattern's own ``finditer``/``search`` over ``text[start:end]``."""
+class _Occurrences:
+    """Where the literals of several gates occur in a text: one Aho-Corasick pass (pyahocorasick)
+    finds every occurrence of every literal, kept per slot for the last few texts seen (by
+    identity: the engine searches one memo's text many times).
 
-    __slots__ = ("pattern", "literals", "by_line")
+    A *need* slot holds a gate's required literals, which are minimal (none contains another), so
+    an occurrence that starts later also ends later: the first occurrence at or after ``start`` is
+    the one that ends first, and ``text[start:end]`` holds a literal exactly when it ends by ``end``.
+    A *start* slot holds the strings a gate's matches start with: its starts are where a match can
+    start, sorted and each once (its ends are not kept)."""
+
+    TEXTS = 4  # texts kept: the memo's, and the short discussion texts searched between its searches
+
+    def __init__(self, literal_sets: list[frozenset[str]], starts_only: list[bool]) -> None:
+        owners: dict[str, list[int]] = {}
+        for slot, literals in enumerate(literal_sets):
+            for literal in literals:
+                owners.setdefault(literal, []).append(slot)
+        self._starts_only = starts_only
+        self._automaton = ahocorasick.Automaton()
+        for literal, slots in owners.items():
+            self._automaton.add_word(literal, (len(literal), tuple(slots)))
+        self._automaton.make_automaton()
+        self._seen: OrderedDict[int, tuple[str, list[tuple[list[int], list[int]]]]] = OrderedDict()
+
+    def of(self, text: str, slot: int) -> tuple[list[int], list[int]]:
+        """Sorted starts and ends of the occurrences in ``text`` of slot ``slot``'s literals."""
+        got = self._seen.get(id(text))
+        if got is None or got[0] is not text:
+            got = (text, self._scan(text))
+            self._seen[id(text)] = got  # the text is held, so its id is not reused while kept
+            if len(self._seen) > self.TEXTS:
+                self._seen.popitem(last=False)
+        else:
+            self._seen.move_to_end(id(text))
+        return got[1][slot]
+
+    def _scan(self, text: str) -> list[tuple[list[int], list[int]]]:
+        found: list[tuple[list[int], list[int]]] = [([], []) for _ in self._starts_only]
+        for last, (length, slots) in self._automaton.iter(text):
+            for slot in slots:
+                starts, ends = found[slot]
+                starts.append(last + 1 - length)
+                ends.append(last + 1)
+        for slot, only in enumerate(self._starts_only):
+            if only:
+                found[slot] = (sorted(set(found[slot][0])), [])
+        return found
+
+
+MIN_INDEXED = 2  # a set holding a one-character string ("i") occurs everywhere: found with str.find, not indexed
+MATCH_CALL_CHARS = 32  # a match tried at one place costs about as much as scanning this many characters
+
+
+class Gated:
+    """A compiled pattern searched only where it can match: the same matches as the pattern's
+    own ``finditer``/``search`` over ``text[start:end]``. Where every match starts with one of a
+    few strings (:func:`required_prefix`), the pattern is tried only where they occur (when they
+    are few); else it is searched where one of its required literals occurs. Gates made together
+    by :func:`gate_patterns` find their literals in one pass over a text."""
+
+    __slots__ = ("pattern", "literals", "by_line", "_minimal", "_prefixes", "_occurrences", "_slot", "_start_slot")
 
     def __init__(self, pattern: regex.Pattern) -> None:
         self.pattern = pattern
@@ -278,20 +390,54 @@ class Gated:
         need = required_any(pattern.pattern) if plain else None
         self.literals = tuple(sorted(need, key=lambda x: (-len(x), x))) if need else None
         self.by_line = bool(need) and never_spans_line(pattern.pattern)
+        self._minimal = _minimal(need) if need else None  # as good a gate, and what _Occurrences needs
+        self._prefixes = required_prefix(pattern.pattern) if plain else None
+        self._occurrences: _Occurrences | None = None
+        self._slot: int | None = None
+        self._start_slot: int | None = None
+        _share([self])
 
     def possible(self, text: str, start: int, end: int) -> bool:
         """Could the pattern match inside ``text[start:end]``?"""
         if self.literals is None:
             return True
+        if start < 0 or end < 0 or self._occurrences is None or self._slot is None:
+            return self._possible_by_find(text, start, end)
+        starts, ends = self._occurrences.of(text, self._slot)
+        i = bisect.bisect_left(starts, start)
+        return i < len(starts) and ends[i] <= end
+
+    def _possible_by_find(self, text: str, start: int, end: int) -> bool:
         find = text.find
-        for literal in self.literals:
+        for literal in self.literals or ():
             if find(literal, start, end) >= 0:
                 return True
         return False
 
+    def _match_starts(self, text: str, start: int, end: int) -> list[int] | None:
+        """Where a match in ``text[start:end]`` can start, or None when they are too many to try one by one."""
+        if self._start_slot is None or self._occurrences is None or start < 0 or end < 0:
+            return None
+        starts = self._occurrences.of(text, self._start_slot)[0]
+        i, j = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
+        return starts[i:j] if (j - i) * MATCH_CALL_CHARS <= end - start else None
+
+    def _tried(self, text: str, places: list[int], end: int) -> Iterator[regex.Match]:
+        """``finditer`` over ``text[..:end]`` when its matches can start only at ``places``: the
+        pattern tried at each place not inside the previous match (it sees the text before the
+        place, as ``finditer`` does; no match is empty, as each starts with a non-empty string)."""
+        match, after = self.pattern.match, 0
+        for place in places:
+            if place >= after:
+                m = match(text, place, end)
+                if m is not None:
+                    yield m
+                    after = m.end()
+
     def search(self, text: str, start: int = 0, end: int | None = None) -> regex.Match | None:
         """The first match of ``search(text, start, end)``."""
-        if self.by_line:
+        places = self._match_starts(text, start, len(text) if end is None else end)
+        if places is not None or self.by_line:
             return next(self.finditer(text, start, end), None)
         end = len(text) if end is None else end
         return self.pattern.search(text, start, end) if self.possible(text, start, end) else None
@@ -300,15 +446,61 @@ class Gated:
         """The matches of ``finditer(text, start, end)``, in order; a pattern that never spans a
         line is searched on the lines holding a literal only."""
         end = len(text) if end is None else min(end, len(text))
+        places = self._match_starts(text, start, end)
+        if places is not None:
+            yield from self._tried(text, places, end)
+            return
         if not self.by_line:
             if self.possible(text, start, end):
                 yield from self.pattern.finditer(text, start, end)
             return
+        if start < 0 or end < 0 or self._occurrences is None or self._slot is None:
+            yield from self._lines_by_find(text, start, end)
+            return
+        starts, ends = self._occurrences.of(text, self._slot)
+        i = bisect.bisect_left(starts, start)
+        while i < len(starts) and ends[i] <= end:
+            # the line (bounded by start and end) holding this occurrence: a literal holds no line break
+            line_start = max(start, text.rfind("\n", start, starts[i]) + 1)
+            nl = text.find("\n", ends[i], end)
+            stop = end if nl < 0 else nl
+            yield from self.pattern.finditer(text, line_start, stop)
+            if nl < 0:
+                return
+            i = bisect.bisect_left(starts, nl + 1, i)
+
+    def _lines_by_find(self, text: str, start: int, end: int) -> Iterator[regex.Match]:
         while start <= end:
             nl = text.find("\n", start, end)
             stop = end if nl < 0 else nl
-            if self.possible(text, start, stop):
+            if self._possible_by_find(text, start, stop):
                 yield from self.pattern.finditer(text, start, stop)
             if nl < 0:
                 return
             start = nl + 1
+
+
+def _share(gates: list[Gated]) -> None:
+    """Give ``gates`` one automaton over all their literals and match starts."""
+    sets: list[frozenset[str]] = []
+    starts_only: list[bool] = []
+    for gate in gates:
+        gate._slot = gate._start_slot = None
+        if gate._minimal and min(map(len, gate._minimal)) >= MIN_INDEXED:
+            gate._slot = len(sets)
+            sets.append(gate._minimal)
+            starts_only.append(False)
+        if gate._prefixes and min(map(len, gate._prefixes)) >= MIN_INDEXED:
+            gate._start_slot = len(sets)
+            sets.append(gate._prefixes)
+            starts_only.append(True)
+    occurrences = _Occurrences(sets, starts_only) if sets else None
+    for gate in gates:
+        gate._occurrences = occurrences
+
+
+def gate_patterns(patterns: Mapping[str, regex.Pattern]) -> dict[str, Gated]:
+    """A :class:`Gated` for each pattern, all finding their literals in one pass over a text."""
+    gates = {name: Gated(p) for name, p in patterns.items()}
+    _share(list(gates.values()))
+    return gates

@@ -21,7 +21,7 @@ import regex
 from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED, VERDICT)
-from lae.match.literals import Gated
+from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds", "clause_start",
@@ -97,7 +97,7 @@ _BREAKS = ("strong_break", "after_break", "clause_break")
 @functools.lru_cache(maxsize=1)
 def _cues() -> dict[str, Gated]:
     """The cue patterns (not the clause breaks), each searched only where one of its literals occurs."""
-    return {k: Gated(p) for k, p in _patterns().items() if k not in _BREAKS}
+    return gate_patterns({k: p for k, p in _patterns().items() if k not in _BREAKS})
 
 
 def compile_cues() -> None:

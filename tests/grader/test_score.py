@@ -183,4 +183,6 @@ def test_cli_score_runs_in_parallel(tree, tmp_path, lae):
     assert summary["rollouts"] == 2
     assert summary["results"]["r0"]["metrics"]["finding_recall"] == 1.0
     assert summary["results"]["r1"]["metrics"]["finding_recall"] == 0.5
-    assert (runs / "r0" / "result.json").is_file()
+    for name in ("r0", "r1"):  # the workers send back only what the summary quotes: exactly the result's
+        result = json.loads((runs / name / "result.json").read_text())
+        assert summary["results"][name] == {k: result[k] for k in ("task_id", "metrics", "reportable", "freeze_root")}

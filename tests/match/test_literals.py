@@ -7,10 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import regex
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lae.match.literals import Gated, never_spans_line, required_any
+from lae.match import literals
+from lae.match.literals import Gated, never_spans_line, required_any, required_prefix
 from lae.match.normalize import normalize
 from lae.match.polarity import _cues, _patterns
 from lae.match.segment import segment
@@ -121,3 +123,91 @@ def test_line_safety():
         assert not never_spans_line(unsafe), unsafe
     for safe in (r"(?<![\p{L}\p{N}])not (?:\S+ ){0,2}risk(?![\p{L}\p{N}])", r"a\.b", r"we\b", r"[\p{L}-]+ x"):
         assert never_spans_line(safe), safe
+
+
+_ODD = ["\U0001F600", "é", "ß", "\u00a0", "\t", "  ", "\n\n", "İ"]  # characters outside ASCII shift no offset
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_gates_sharing_one_scan_stay_right_when_texts_interleave(data):
+    """The cue gates find their literals in one pass per text and keep the last few texts: searches
+    that hop between more texts than are kept (equal texts that are different objects among them),
+    with bounds past either end or reversed, find what the pattern itself finds."""
+    literal = st.sampled_from(sorted({x for g in _cues().values() for x in (g.literals or ())}))
+    piece = literal | st.sampled_from(_WORDS) | st.sampled_from(_ODD) | st.sampled_from([",", ".", ";", "\n"])
+    text = st.lists(piece, max_size=30).map(" ".join)
+    texts = data.draw(st.lists(text, min_size=1, max_size=8), label="texts")
+    texts += ["".join(list(t)) for t in texts[:2]]  # equal content, other objects
+    gates = list(_cues().values())
+    for _ in range(data.draw(st.integers(1, 25), label="searches")):
+        t = data.draw(st.sampled_from(texts))
+        start = data.draw(st.integers(0, len(t) + 3))
+        end = data.draw(st.integers(0, len(t) + 3))
+        g = data.draw(st.sampled_from(gates))
+        want = [m.span() for m in g.pattern.finditer(t, start, end)]
+        assert [m.span() for m in g.finditer(t, start, end)] == want
+        first = g.pattern.search(t, start, end)
+        got = g.search(t, start, end)
+        assert (got and got.span()) == (first and first.span())
+        if want:
+            assert g.possible(t, start, min(end, len(t)))
+
+
+def test_a_gate_made_alone_finds_what_the_shared_ones_find():
+    texts = _texts()[:10]
+    for name, shared in _cues().items():
+        alone = Gated(shared.pattern)
+        for text in texts:
+            for start, end in _ranges(text)[:200]:
+                assert alone.possible(text, start, end) == shared.possible(text, start, end), name
+                assert [m.span() for m in alone.finditer(text, start, end)] == \
+                    [m.span() for m in shared.finditer(text, start, end)], name
+
+
+def test_each_match_starts_with_a_required_prefix():
+    cues = _cues()
+    assert sum(g._prefixes is not None for g in cues.values()) >= 0.75 * len(cues)  # the reader really reads them
+    for text in _texts()[:20]:
+        for k, g in cues.items():
+            for m in g.pattern.finditer(text):
+                assert g._prefixes is None or m.group(0).startswith(tuple(g._prefixes)), (k, m.group(0))
+
+
+def test_the_prefix_reader():
+    assert required_prefix(r"risks?") == {"risk"}
+    assert required_prefix(r"(?<![\p{L}])(?:no|little) (?:real )?risk(?![\p{L}])") == {
+        "no risk", "no real risk", "little risk", "little real risk"}
+    assert required_prefix(r"(?:ab)+c") == {"ab"}
+    assert required_prefix(r"x{2,3}y") == {"x"}
+    assert required_prefix(r"ab|a") == {"a"}  # none starts with another: finding "a" finds both
+    assert required_prefix(r"(?:a|b)?c") == {"ac", "bc", "c"}
+    assert required_prefix(r"(?:does|do|did) not (?:\S+ )?x") == {"does not ", "do not ", "did not "}
+    assert required_prefix(r"\bwe\b|us") == {"we", "us"}
+    for source in (r"a*b", r"[ab]c", r"(?i)ab", r"a|", r"\S+ has", r"(?:ab){0,2}c", r"(?=x)", r"\d+", r".a"):
+        assert required_prefix(source) is None, source
+
+
+@pytest.mark.parametrize("call_chars", [0, 10**9])
+def test_tried_at_its_starts_or_scanned_a_gate_finds_what_its_pattern_finds(monkeypatch, call_chars):
+    """With every place a match can start tried one by one (0), or never (a huge cost per try),
+    each gate finds what its pattern finds over real memos, their lines and sentences."""
+    monkeypatch.setattr(literals, "MATCH_CALL_CHARS", call_chars)
+    for text in _texts()[:12]:
+        for start, end in _ranges(text)[:300]:
+            for g in _cues().values():
+                _same(g, text, start, end)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_generated_texts_tried_at_every_start(monkeypatch, data):
+    monkeypatch.setattr(literals, "MATCH_CALL_CHARS", 0)
+    prefix = st.sampled_from(sorted({x for g in _cues().values() for x in (g._prefixes or ())}))
+    piece = prefix | prefix | st.sampled_from(_WORDS) | st.sampled_from([",", ".", ";", "\n", "'s", "\u2014"])
+    text = data.draw(st.lists(piece, max_size=25).map(" ".join), label="text")
+    start = data.draw(st.integers(0, len(text)), label="start")
+    end = data.draw(st.integers(start, len(text)), label="end")
+    for g in _cues().values():
+        _same(g, text, 0, len(text))
+        _same(g, text, start, end)
