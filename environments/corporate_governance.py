@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 85a0745464471f7c40baeed6e538a52846c4da04a47d85933497e2514c0722ba
+# root-sha256: 3657291fc8eccb18ab4cc12fca25fb5de508da3144e99581104cf67d6f334971
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 3974fb12f045e1076a53ad27edd9929501eb52a1a04912168379489dfbf0f963 lae.match._assertion_weights
-# module: afd84e60ecad83256415d2567a32562332252bc95c864d565cc1f43c758223fe lae.match.assertion
+# module: d625ec08c00acff7045b6b2eabe81c68f21fb62dc9c27e35579c4a1638795b33 lae.match._assertion_weights
+# module: 5ee2d501d854407e3b05ce3640eb5769c94a5764f4f95a6c5ec4db14e83645fc lae.match.assertion
 # module: 00c050c2a65ceebe6a2b1c8c16131aac5d093ce65a2560cadf230541c19b919e lae.match.cues
-# module: 57d8d195fc5d71c853133fb7b59f9e57c68beb29427a2a3fb5c3a9e260453e11 lae.match.engine
+# module: 4453a64f5d8b623a1ecbf2c090243fd49a259f35fe7270e53f6cb139d5df37da lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 24b7bd27ee6fa2d5b656c09fefe14398e078894b30b33f489f94dc2ccda4bf5e lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":2730,"max_over_credit":0.02,"max_under_credit":0.1,"memos":390,"met":false,"over_credit":0.047718,"under_credit":0.103624,"validation_sha256":"3fb6d6cba8bbb87f988be4c1c4931184cd6774e9ca788b39063e2deac0d9df87"}
-# fidelity-summary: measured at 4.8% over-credit and 10.4% under-credit on 390 labelled memos (2730 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":2730,"max_over_credit":0.02,"max_under_credit":0.1,"memos":390,"met":false,"over_credit":0.025934,"under_credit":0.11778,"validation_sha256":"3fb6d6cba8bbb87f988be4c1c4931184cd6774e9ca788b39063e2deac0d9df87"}
+# fidelity-summary: measured at 2.6% over-credit and 11.8% under-credit on 390 labelled memos (2730 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

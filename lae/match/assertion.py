@@ -29,7 +29,8 @@ from lae.match.normalize import TOKEN_RE
 from lae.match.polarity import dismissal_cue
 from lae.match.segment import Segmented
 
-__all__ = ["Candidate", "FEATURE_NAMES", "features", "applies", "probability", "score", "explain", "veto_threshold"]
+__all__ = ["Candidate", "FEATURE_NAMES", "features", "applies", "probability", "score", "explain", "veto_threshold",
+           "compile_patterns"]
 
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
@@ -179,6 +180,11 @@ def _patterns() -> dict[str, regex.Pattern]:
     out["severity"] = regex.compile("|".join(f"(?:{p})" for p in SEVERITY_LABELS), regex.MULTILINE)
     out["question"] = regex.compile(r"\?")
     return out
+
+
+def compile_patterns() -> None:
+    """Compile the cue families now rather than on first use (see :func:`lae.match.engine.compile_spec`)."""
+    _patterns()
 
 
 @functools.lru_cache(maxsize=4096)

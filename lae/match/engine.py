@@ -799,5 +799,6 @@ def compile_spec(spec: MatchSpec) -> int:
     for pattern in patterns:
         compiled_pattern(pattern)
     compile_cues()
+    assertion_model.compile_patterns()
     _label_patterns()
     return len(patterns)
