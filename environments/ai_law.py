@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 3129bf0dc864a776db4b5115ecf08e26539ded04a7767d882744e1bcfc9f3882
+# root-sha256: 86f8458e8078e689649c663ab560f511116be8c7967b4f4ceb34009d854d9551
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d625ec08c00acff7045b6b2eabe81c68f21fb62dc9c27e35579c4a1638795b33 lae.match._assertion_weights
 # module: 5ee2d501d854407e3b05ce3640eb5769c94a5764f4f95a6c5ec4db14e83645fc lae.match.assertion
 # module: 00c050c2a65ceebe6a2b1c8c16131aac5d093ce65a2560cadf230541c19b919e lae.match.cues
-# module: 4453a64f5d8b623a1ecbf2c090243fd49a259f35fe7270e53f6cb139d5df37da lae.match.engine
+# module: 297e1edba433a1d9ce4b2b9f242213628ef89d561c5a01ae05535597dc544b65 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 24b7bd27ee6fa2d5b656c09fefe14398e078894b30b33f489f94dc2ccda4bf5e lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking

@@ -343,14 +343,17 @@ def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozen
 
 def _rating_verdict(seg: Segmented, block, unit) -> tuple[int, int, str] | None:
     """A table row that rates its point medium or above says it is a risk: the row is the verdict."""
-    if block.kind != "row":
-        return None
-    level = next((x for x in _row_levels(seg, block) if x in ("medium", "high", "critical")), None)
+    level = _risk_level(seg, block) if block.kind == "row" else None
     return (unit.start, unit.end, f"a row rated {level}") if level else None
 
 
+def _risk_level(seg: Segmented, block) -> str | None:
+    """The first level of medium or above that a table row states, if any."""
+    return next((level for level in _row_levels(seg, block) if level in ("medium", "high", "critical")), None)
+
+
 def _rated_risk(seg: Segmented, block) -> bool:
-    return any(level in ("medium", "high", "critical") for level in _row_levels(seg, block))
+    return _risk_level(seg, block) is not None
 
 
 def _row_levels(seg: Segmented, block) -> list[str]:
