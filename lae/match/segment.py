@@ -295,6 +295,24 @@ def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit
         out.append(Unit(len(out), block, pos, end))
 
 
+_CLOCK_AT_START = regex.compile(r"\d{1,2}:\d{2}(?= )")
+_CLOCK = regex.compile(r"(?<= )\d{1,2}:\d{2}(?= )")
+TRANSCRIPT_MIN_TIMES = 3  # a line opening with a clock time and holding this many is a run of messages
+
+
+def _messages(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A line as the blocks a reader sees in it: a chat or call log whose messages a renderer
+    joined into one paragraph ("16:20 read the file 16:21 biggest thing: ...") is one block per
+    timestamped message; any other line is one block."""
+    if not _CLOCK_AT_START.match(text, start, end):
+        return [(start, end)]
+    cuts = [m.start() for m in _CLOCK.finditer(text, start, end)]
+    if len(cuts) + 1 < TRANSCRIPT_MIN_TIMES:
+        return [(start, end)]
+    bounds = [start, *cuts, end + 1]
+    return [(a, b - 1) for a, b in zip(bounds, bounds[1:])]
+
+
 def _indent_depth(original: str, norm: NormalizedText, pos: int) -> int:
     """Nesting depth of the line at normalized offset ``pos``: its indentation in the original
     text, in steps of two spaces (a tab is one step)."""
@@ -313,7 +331,8 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
     builder = _Builder(blanked, functools.partial(_indent_depth, text, norm))
     pos = 0
     for line in blanked.split("\n"):
-        builder.add(pos, pos + len(line))
+        for start, end in _messages(blanked, pos, pos + len(line)):
+            builder.add(start, end)
         pos += len(line) + 1
     units: list[Unit] = []
     for b in builder.blocks:
