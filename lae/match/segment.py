@@ -55,12 +55,15 @@ _ABBREV = frozenset(("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "ll
                      "cal", "tex", "sdn", "bhd", "pte", "rev", "plc", "dept", "govt", "jr", "sr", "bros", "ex",
                      "exh", "sch", "pty", "gmbh", "prop", "lab", "prof", "bus", "civ", "proc", "crim", "n.j.s.a",
                      "n.y", "n.j", "fla", "ill", "mass", "cir", "app", "supp", "fed", "admin", "gen", "rul",
-                     "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap"))
+                     "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap",
+                     # a note's shorthand: "prob. unenforceable", "poss. diversion", "Ack. para 4", "incl. fees"
+                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp"))
 _NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para", "ch", "cl", "ex", "exh", "sch",
                             "fig", "s", "ss", "r", "rr", "reg", "regs"))
 _NUMBER_NEXT = regex.compile(r"[\d(§]")
 _END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
+_ARROW_NEXT = regex.compile(r"(?:->|=>|\u2192)")
 
 
 @dataclass(frozen=True)
@@ -280,6 +283,8 @@ def _word_before(text: str, start: int, end: int) -> regex.Match | None:
 def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit]) -> None:
     pos = start
     for m in _END_RE.finditer(text, start, end):
+        if _ARROW_NEXT.match(text, m.end() + 1, end):
+            continue  # "Phase 1 went NLR?? -> EEI wrong": a note's arrow carries on the same thought
         if m.group(0).startswith("."):
             before = _word_before(text, pos, m.start())
             word = before.group(1).strip(".") if before else ""

@@ -111,3 +111,13 @@ def test_a_chat_log_joined_into_one_paragraph_is_one_block_per_message():
 @pytest.mark.parametrize("line", ["16:20 one message with one time", "16:20 two messages 16:21 only"])
 def test_a_line_with_fewer_than_three_clock_times_stays_one_block(line):
     assert len(segment(line).blocks) == 1
+
+
+@pytest.mark.parametrize("text,units", [
+    ("ASMs exempt?? -> fails duties test. Next.", ["asms exempt?? -> fails duties test.", "next."]),
+    ("Ack. para 4 release? -> check later, prob. unenforceable.", ["ack. para 4 release? -> check later, prob. unenforceable."]),
+    ("Is it void? It is.", ["is it void?", "it is."]),
+])
+def test_a_notes_arrow_and_shorthand_do_not_end_a_sentence(text, units):
+    seg = segment(text)
+    assert [seg.text[u.start:u.end] for u in seg.units] == units
