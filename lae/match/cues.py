@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
-           "SEVERITY_LABELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
+           "SEVERITY_LABELS", "PRIORITY_HEADING", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT",
            "FUNCTION_WORDS", "severity_terms_for"]
 
@@ -234,6 +234,17 @@ RATING_CELL_LEVELS: dict[str, str] = {
     "l": "low", "lo": "low", "green": "low", "5": "critical", "4": "high", "3": "medium", "2": "low", "1": "low",
 }
 RATING_CELL = r"^\W*(?P<level>crit|hi|h|red|med|m|amber|lo|l|green|[1-5])(?:\s*/\s*5)?\W*$"
+# A heading that groups a register's rows by urgency ("Fix now", "Fix this quarter", "Watch") rates them.
+PRIORITY_HEADING_LEVELS: dict[str, str] = {
+    r"fix now|act now|(?:do|act|fix) (?:immediately|today|this week)|immediate(?: actions?| steps?)?|urgent|"
+    r"critical|high(?: priority| risk)?|red(?: flags?)?|priority (?:1|one)|must[- ]fix|stop[- ]ship": "high",
+    r"fix (?:this|next) (?:quarter|month)|short[- ]term|medium(?: priority| risk)?|amber|"
+    r"(?:next|within) (?:30|60|90) days|priority (?:2|two)": "medium",
+    r"watch(?: ?list)?|monitor(?:ing)?|low(?: priority| risk)?|green|for information|nice to have|"
+    r"priority (?:3|three)": "low",
+}
+PRIORITY_HEADING = (r"^\W*(?:\d{1,2}[.)]\s*)?(?:" + "|".join(f"(?P<{lvl}{i}>{alts})" for i, (alts, lvl)
+                    in enumerate(PRIORITY_HEADING_LEVELS.items())) + r")\W*(?:\([^)]{0,30}\))?\W*$")
 SEVERITY_LABELS: tuple[str, ...] = (
     r"(?:severity|risk|rating|priority|risk level|risk rating|exposure)\s*(?:level|rating)?\s*[:=-]\s*\**\s*(?P<level>critical|high|medium|moderate|low|severe)",
     r"\(\s*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*\)",

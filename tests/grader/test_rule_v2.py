@@ -251,6 +251,9 @@ VERDICT_RAISED = [
     ("The Section 11.3 indemnity has to go.", "F2"),
     # a register row rated medium or above says its point is a risk
     ("| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | H |", "F2"),
+    # a register grouped under urgency headings rates its rows by the heading
+    ("## Fix now\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | "
+     "renegotiate |", "F2"),
 ]
 
 VERDICT_NOT_RAISED = [
@@ -265,6 +268,9 @@ VERDICT_NOT_RAISED = [
     "The renewal option and the indemnity were both reviewed. That's wrong.",
     # a row rated low says it is not much of a risk
     "| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | L |",
+    # a row under a heading of low urgency, or of no urgency, is not rated
+    "## Watch\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | none |",
+    "## Red flags in the record\n\n| Item | Note |\n|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share |",
     # "has to go" as a route, not a verdict
     "The Section 11.3 indemnity has to go through the landlord's lender first.",
 ]
