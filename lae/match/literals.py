@@ -130,9 +130,19 @@ def _alternation(src: str, i: int) -> tuple[_Read, int]:
         if exact is not None and len(exact) > MAX_STRINGS:
             exact = None
         if prefix is not None and len(prefix) > MAX_PREFIXES:
-            prefix = None
+            prefix = _shortened(prefix)
         return _Read(_minimal(frozenset(needs)) if known else None, None if exact is None else frozenset(exact),
                      prefix=None if prefix is None else frozenset(prefix)), i
+
+
+def _shortened(prefixes: set[str]) -> set[str]:
+    """At most MAX_PREFIXES strings every one of ``prefixes`` starts with: each cut to the longest
+    length that leaves that few (a match starting with a string starts with its every prefix)."""
+    for length in range(max(map(len, prefixes)) - 1, 0, -1):
+        cut = {x[:length] for x in prefixes}
+        if len(cut) <= MAX_PREFIXES:
+            return cut
+    return {""}  # nothing known
 
 
 def _product(chain: list[frozenset[str]]) -> frozenset[str] | None:
@@ -228,6 +238,9 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
         if i + 1 >= len(src):
             raise _Unknown
         nxt = src[i + 1]
+        if nxt in _CHARACTER_ESCAPES:  # a line break or a tab: that one character
+            ch = frozenset([_CHARACTER_ESCAPES[nxt]])
+            return _Read(ch, ch, prefix=ch), i + 2
         if nxt.isascii() and nxt.isalnum():
             j = _skip_escape(src, i)
             return (_ZERO if nxt in "bBAZzGmM" else _NOTHING), j
@@ -245,6 +258,9 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
     if c in "{*+?":
         raise _Unknown  # a quantifier with nothing to repeat
     return _Read(frozenset([c]), frozenset([c]), prefix=frozenset([c])), i + 1
+
+
+_CHARACTER_ESCAPES = {"n": "\n", "t": "\t"}
 
 
 def _group(src: str, i: int) -> tuple[_Read, int]:
