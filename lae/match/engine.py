@@ -29,7 +29,7 @@ from lae.match.polarity import (Stance, clause_start, compile_cues, correction_a
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
-from lae.match.prefilter import LineIndex
+from lae.match.prefilter import LineIndex, prepare_pattern
 from lae.match.terms import compiled_pattern
 
 __all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "compile_spec", "BEST_MATCH_RATIO"]
@@ -786,12 +786,27 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     return TextAnalysis(seg, findings, distractors, claims, scan.timeouts)
 
 
-def _spec_patterns(spec: MatchSpec) -> Iterable[str]:
+def _spec_phrases(spec: MatchSpec) -> list[CompiledPhrase]:
     phrases = [p for f in spec.findings for p in (*f.subject, *f.problem, *f.citations, *f.dismissals)]
     phrases += [p for d in spec.distractors for p in (*d.subject, *d.problem)]
     phrases += [p for c in spec.claims for p in c.phrasings]
-    yield from (part for p in phrases for part in p.parts)
-    yield from (t.pattern for f in spec.findings for t in (*f.severity_terms, *f.remediation, *f.record))
+    return phrases
+
+
+def _spec_terms(spec: MatchSpec) -> list[CompiledTerm]:
+    return [t for f in spec.findings for t in (*f.severity_terms, *f.remediation, *f.record)]
+
+
+def _spec_patterns(spec: MatchSpec) -> Iterable[str]:
+    yield from (part for p in _spec_phrases(spec) for part in p.parts)
+    yield from (t.pattern for t in _spec_terms(spec))
+
+
+def _spec_sources(spec: MatchSpec) -> Iterable[tuple[str, str | None]]:
+    """Each pattern of ``spec`` with its term, as :meth:`_Scan.pattern` is called with them."""
+    for p in _spec_phrases(spec):
+        yield from zip(p.parts, _phrase_terms(p.phrase, len(p.parts))[0])
+    yield from ((t.pattern, t.term) for t in _spec_terms(spec))
 
 
 def compile_spec(spec: MatchSpec) -> int:
@@ -801,6 +816,8 @@ def compile_spec(spec: MatchSpec) -> int:
     patterns = set(_spec_patterns(spec))
     for pattern in patterns:
         compiled_pattern(pattern)
+    for pattern, term in _spec_sources(spec):
+        prepare_pattern(pattern, term)  # the prefilter's literals (term_regex, required_literals)
     compile_cues()
     assertion_model.compile_patterns()
     _label_patterns()

@@ -24,7 +24,7 @@ import regex
 
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 
-__all__ = ["LineIndex", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS", "MIN_LITERAL", "FEW_LINES"]
+__all__ = ["LineIndex", "prepare_pattern", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS", "MIN_LITERAL", "FEW_LINES"]
 
 WHOLE_TEXT_SHARE = 0.5  # when this share of the lines can match, one search of the whole text is cheaper
 JOIN_GAP = 1000  # candidate lines this close (characters) are searched as one range: a search call costs more
@@ -46,6 +46,13 @@ def _literals(pattern: str, term: str) -> tuple[str, ...]:
     except ValueError:
         return ()
     return tuple(x for x in required_literals(term) if len(x) >= MIN_LITERAL)[:MAX_LITERALS]
+
+
+def prepare_pattern(pattern: str, term: str | None) -> None:
+    """Work out now what :meth:`LineIndex.spans` works out on first use for ``pattern`` (a batch
+    does it before forking its workers, so each does not do it again)."""
+    if term is not None:
+        _literals(pattern, term)
 
 
 class LineIndex:
