@@ -11,6 +11,14 @@ line break; no generated lookaround tells them apart).
 The spans found are exactly those of ``finditer`` over the whole text (tests/match/test_prefilter.py).
 A pattern that is not what :func:`lae.match.terms.term_regex` generates for its term, a term
 with no literal, or one whose literals leave most lines, runs over the whole text.
+
+Where a literal occurs is found for all of a task's patterns at once: :class:`LeadLiterals`
+holds one Aho-Corasick automaton (pyahocorasick) over the literal that selects each pattern's
+lines first, built once per task, and one pass over a memo gives the lines each occurs on (a
+literal is a run of letters or digits, so it occurs in the text exactly where it occurs inside a
+token). A pattern whose lead literal is absent costs one dictionary look-up. Other literals
+(narrowing, or a task's automaton not given) are looked up in the index of the text's distinct
+tokens, built on first use.
 """
 
 from __future__ import annotations
@@ -19,12 +27,14 @@ import bisect
 import functools
 import itertools
 import time
+from typing import Iterable
 
+import ahocorasick
 import regex
 
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 
-__all__ = ["LineIndex", "prepare_pattern", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS", "MIN_LITERAL", "FEW_LINES"]
+__all__ = ["LineIndex", "LeadLiterals", "prepare_pattern", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS", "MIN_LITERAL", "FEW_LINES"]
 
 WHOLE_TEXT_SHARE = 0.5  # when this share of the lines can match, one search of the whole text is cheaper
 JOIN_GAP = 1000  # candidate lines this close (characters) are searched as one range: a search call costs more
@@ -35,6 +45,7 @@ MIN_LITERAL = 2  # a one-character literal is in most lines: looking it up costs
 FEW_LINES = 8  # this few candidate lines are narrowed by searching each for the next literal
 
 _TOKENS_AND_BREAKS = regex.compile(r"[\p{L}\p{N}]+|\n")
+_NO_LINES: set[int] = set()
 
 
 @functools.lru_cache(maxsize=16384)
@@ -55,14 +66,56 @@ def prepare_pattern(pattern: str, term: str | None) -> None:
         _literals(pattern, term)
 
 
-class LineIndex:
-    """The lines of a text and, for each distinct token, the lines it occurs on."""
+class LeadLiterals:
+    """The literal that first selects each of a task's patterns (``(pattern, term)`` pairs), in one
+    automaton: :meth:`lines` finds on which lines of a text each occurs, in one pass."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, sources: Iterable[tuple[str, str | None]]) -> None:
+        self.literals = frozenset(lits[0] for pattern, term in sources if term is not None
+                                  for lits in (_literals(pattern, term),) if lits)
+        self._automaton = ahocorasick.Automaton()
+        for literal in self.literals:
+            self._automaton.add_word(literal, literal)
+        if self.literals:
+            self._automaton.make_automaton()
+
+    def lines(self, text: str, line_starts: list[int]) -> dict[str, set[int]]:
+        """Literal -> the lines (indexes into ``line_starts``) of ``text`` it occurs on; absent ones left out."""
+        out: dict[str, set[int]] = {}
+        if not self.literals:
+            return out
+        get, find_line = out.get, bisect.bisect_right
+        for last, literal in self._automaton.iter(text):
+            line = find_line(line_starts, last) - 1
+            got = get(literal)
+            if got is None:
+                out[literal] = {line}
+            else:
+                got.add(line)
+        return out
+
+
+class LineIndex:
+    """The lines of a text and where literals occur on them: those of ``lead`` (a task's
+    :class:`LeadLiterals`) from one pass over the text, any other from the index of the text's
+    distinct tokens (each token and the lines it occurs on), built on first use."""
+
+    def __init__(self, text: str, lead: LeadLiterals | None = None) -> None:
         self.text = text
+        self.lines: list[tuple[int, int]] = []
+        start = 0
+        for length in map(len, text.split("\n")):
+            self.lines.append((start, start + length))
+            start += length + 1
+        self._lead = lead
+        self._lead_lines: dict[str, set[int]] | None = None
+        self._tokens: list[str] | None = None
+        self._literal_lines: dict[str, set[int]] = {}
+
+    def _index_tokens(self) -> None:
         on_lines: dict[str, list[int]] = {}
         line = 0
-        for token in _TOKENS_AND_BREAKS.findall(text):
+        for token in _TOKENS_AND_BREAKS.findall(self.text):
             if token == "\n":
                 line += 1
                 continue
@@ -71,21 +124,21 @@ class LineIndex:
                 on_lines[token] = [line]
             elif got[-1] != line:
                 got.append(line)
-        self.lines: list[tuple[int, int]] = []
-        start = 0
-        for length in map(len, text.split("\n")):
-            self.lines.append((start, start + length))
-            start += length + 1
         self._tokens = list(on_lines)
         self._on_lines = list(on_lines.values())
         self._vocabulary = "\n".join(self._tokens)  # a literal holds no line break: it never spans two tokens
         self._token_starts = list(itertools.accumulate((len(t) + 1 for t in self._tokens[:-1]), initial=0))
-        self._literal_lines: dict[str, set[int]] = {}
 
     def lines_with(self, literal: str) -> set[int]:
-        """The lines holding a token that contains ``literal``."""
+        """The lines holding a token that contains ``literal`` (a set the caller must not change)."""
+        if self._lead is not None and literal in self._lead.literals:
+            if self._lead_lines is None:
+                self._lead_lines = self._lead.lines(self.text, [s for s, _e in self.lines])
+            return self._lead_lines.get(literal, _NO_LINES)
         got = self._literal_lines.get(literal)
         if got is None:
+            if self._tokens is None:
+                self._index_tokens()
             got = set()
             vocabulary, starts = self._vocabulary, self._token_starts
             i = vocabulary.find(literal)

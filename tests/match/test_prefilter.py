@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lae.grader.anchors import load_anchors
 from lae.match.normalize import TOKEN_RE, normalize
 from lae.match.phrases import split_phrase
-from lae.match.prefilter import LineIndex
+from lae.match.prefilter import LeadLiterals, LineIndex
 from lae.match.spec import MatchSpec
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 from tests.match.test_phrases_terms import VARIANTS, _key_terms
@@ -71,6 +71,54 @@ def test_prefilter_finds_what_a_whole_text_scan_finds_in_real_memos():
                 narrowed += index.candidate_lines(pattern, term) is not None
     assert compared > 10_000 and matched > 1_000
     assert narrowed > 0.8 * compared
+
+
+def test_lead_literals_find_the_lines_the_token_index_finds_in_real_memos():
+    """One Aho-Corasick pass for a task's lead literals (LeadLiterals) against the token index:
+    the same lines for every literal, present or absent, and the same spans as a whole-text scan,
+    for the memo's own matter and a neighbour's (whose literals mostly do not occur)."""
+    memos = _memos()
+    tasks = sorted(memos)
+    compared = present = absent = 0
+    for i, (pocket, task) in enumerate(tasks):
+        neighbour = tasks[(i + 1) % len(tasks)]
+        pairs = _pairs(load_anchors(ROOT / "anchors" / pocket / f"{task}.anchors.json").match_spec())
+        pairs += _pairs(load_anchors(ROOT / "anchors" / neighbour[0] / f"{neighbour[1]}.anchors.json").match_spec())
+        lead = LeadLiterals(pairs)
+        assert len(lead.literals) > 50
+        for path in memos[(pocket, task)][:3]:
+            text = normalize(path.read_text(encoding="utf-8")).text
+            fast, plain = LineIndex(text, lead), LineIndex(text)
+            for literal in sorted(lead.literals):
+                lines = fast.lines_with(literal)
+                assert lines == plain.lines_with(literal), (path.name, literal)
+                present += bool(lines)
+                absent += not lines
+            for pattern, term in pairs:
+                assert _fast(fast, pattern, term) == _whole(pattern, text), (path.name, term)
+                compared += 1
+    assert compared > 5_000 and present > 1_000 and absent > 1_000
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_lead_literals_on_generated_texts(data):
+    """Texts of key-term words, their pieces, odd characters and line breaks: the lead literals'
+    lines are the token index's, and the spans a whole-text scan's."""
+    pairs = _GENERATED_PAIRS
+    words = sorted({w for _p, t in pairs for w in TOKEN_RE.findall(normalize(t).text)})
+    piece = (st.sampled_from(words) | st.sampled_from(words).map(lambda w: w[1:]) | st.sampled_from(words).map(str.upper)
+             | st.sampled_from(["-", ",", ".", "'s", "\u00e9", "\u00df", "\n", "\n\n", "$", "%", "§", "1", "2025"]))
+    text = normalize(" ".join(data.draw(st.lists(piece, max_size=40), label="pieces"))).text
+    fast, plain = LineIndex(text, _GENERATED_LEAD), LineIndex(text)
+    for literal in _GENERATED_LEAD.literals:
+        assert fast.lines_with(literal) == plain.lines_with(literal), literal
+    for pattern, term in pairs[::7]:
+        assert _fast(fast, pattern, term) == _whole(pattern, text), term
+
+
+_GENERATED_PAIRS = _pairs(load_anchors(ROOT / "anchors/employment-law/atlas-noncompete-001.anchors.json").match_spec())
+_GENERATED_LEAD = LeadLiterals(_GENERATED_PAIRS)
 
 
 def test_a_pattern_not_generated_from_its_term_scans_the_whole_text():
