@@ -16,9 +16,9 @@ Where a literal occurs is found for all of a task's patterns at once: :class:`Le
 holds one Aho-Corasick automaton (pyahocorasick) over the literal that selects each pattern's
 lines first, built once per task, and one pass over a memo gives the lines each occurs on (a
 literal is a run of letters or digits, so it occurs in the text exactly where it occurs inside a
-token). A pattern whose lead literal is absent costs one dictionary look-up. Other literals
-(narrowing, or a task's automaton not given) are looked up in the index of the text's distinct
-tokens, built on first use.
+token). A pattern whose lead literal is absent costs one dictionary look-up; its other literals
+narrow its lines by a search of each. Without a task's automaton, literals are looked up in the
+index of the text's distinct tokens, built on first use.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ class LineIndex:
         for literal in literals[1:]:
             if not lines:
                 break
-            if len(lines) <= FEW_LINES:
+            if len(lines) <= FEW_LINES or self._narrow_by_find(literal):
                 find, bounds = self.text.find, self.lines
                 lines = {x for x in lines if find(literal, *bounds[x]) >= 0}  # a literal is only ever inside a token
             else:
@@ -166,6 +166,12 @@ class LineIndex:
         if len(lines) > WHOLE_TEXT_SHARE * len(self.lines):
             return None
         return lines
+
+    def _narrow_by_find(self, literal: str) -> bool:
+        """Narrow by searching each candidate line for ``literal`` rather than building the token
+        index for it: when the task's lead literals are known and the index is not built (the
+        lines are the same either way)."""
+        return self._lead is not None and self._tokens is None and literal not in self._lead.literals
 
     def _ranges(self, lines: set[int]) -> list[list[int]]:
         """[start, end] of runs of whole lines covering ``lines``, nearby ones joined."""
