@@ -63,7 +63,17 @@ def required_prefix(source: str) -> frozenset[str] | None:
         return None
     if end != len(source) or got.prefix is None or any(not x for x in got.prefix):
         return None
-    return frozenset(x for x in got.prefix if not any(y != x and x.startswith(y) for y in got.prefix))
+    return _prefix_free(got.prefix)
+
+
+def _prefix_free(strings: frozenset[str]) -> frozenset[str]:
+    """Drop each string that starts with another one. In sorted order the strings that start with
+    a string follow it directly, so one pass keeping the last string kept finds them all."""
+    kept: list[str] = []
+    for x in sorted(strings):
+        if not (kept and x.startswith(kept[-1])):
+            kept.append(x)
+    return frozenset(kept)
 
 
 class _Unknown(Exception):
@@ -158,9 +168,10 @@ def _chain_need(chain: list[frozenset[str]]) -> frozenset[str] | None:
     """The most selective requirement of a run of spelt-out pieces: the strings of some stretch of it."""
     best: frozenset[str] | None = None
     for a in range(len(chain)):
-        for b in range(a + 1, len(chain) + 1):
-            got = _product(chain[a:b])
-            if got is None:
+        got = frozenset([""])
+        for piece in chain[a:]:  # the strings of chain[a:b], each from those of chain[a:b - 1]
+            got = frozenset(x + y for x in got for y in piece)
+            if len(got) > MAX_STRINGS:
                 break
             if "" not in got:
                 best = _better(best, _minimal(got))

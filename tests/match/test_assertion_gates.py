@@ -117,3 +117,33 @@ def test_line_break_and_tab_escapes_are_read_as_their_characters():
     assert required_any(r"a\nb") == {"a\nb"}
     assert required_any(r"x\ty") == {"x\ty"}
     assert not literals.never_spans_line(r"a\nb")
+
+
+_SHORT = st.text(alphabet="abc ", min_size=0, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(strings=st.frozensets(_SHORT, max_size=30))
+def test_prefix_free_drops_exactly_the_strings_that_start_with_another(strings):
+    want = frozenset(x for x in strings if not any(y != x and x.startswith(y) for y in strings))
+    assert literals._prefix_free(strings) == want
+
+
+def _chain_need_by_definition(chain):
+    best = None
+    for a in range(len(chain)):
+        for b in range(a + 1, len(chain) + 1):
+            got = literals._product(chain[a:b])
+            if got is None:
+                break
+            if "" not in got:
+                best = literals._better(best, literals._minimal(got))
+    return best
+
+
+@settings(max_examples=300, deadline=None)
+@given(chain=st.lists(st.frozensets(_SHORT, min_size=1, max_size=5), max_size=8))
+def test_chain_need_built_step_by_step_is_the_best_stretch(chain):
+    """The most selective stretch of a run of spelt-out pieces, each stretch's strings built from
+    the one before, is the one found by spelling out every stretch afresh."""
+    assert literals._chain_need(chain) == _chain_need_by_definition(chain)
