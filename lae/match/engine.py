@@ -30,7 +30,7 @@ from lae.match.polarity import (Stance, clause_start, compile_cues, correction_a
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
-from lae.match.prefilter import LeadLiterals, LineIndex, prepare_pattern
+from lae.match.prefilter import TaskLiterals, LineIndex, prepare_pattern
 from lae.match.terms import compiled_pattern
 
 __all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "compile_spec", "BEST_MATCH_RATIO"]
@@ -88,7 +88,7 @@ INVENTORY_BARE_SHARE = 0.5
 class _Scan:
     """Every pattern run once, on the lines its token prefilter leaves; hits grouped by unit; stances cached."""
 
-    def __init__(self, seg: Segmented, timeout: float, lead: LeadLiterals | None = None) -> None:
+    def __init__(self, seg: Segmented, timeout: float, lead: TaskLiterals | None = None) -> None:
         self.seg = seg
         self.timeout = timeout
         self.timeouts: list[str] = []
@@ -771,7 +771,7 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     """Decide every finding, distractor and claim of ``spec`` over ``text`` (``masked``:
     normalized spans of quoted source text, blanked first)."""
     seg = segment(text, masked, norm)
-    scan = _Scan(seg, timeout, _lead_literals(spec))
+    scan = _Scan(seg, timeout, _task_literals(spec))
     matches = {f.id: _matches(scan, f) for f in spec.findings}
     dismissed = _dismissal_targets(scan, spec, matches)
     judges = {f.id: _FindingJudge(scan, f, matches[f.id], dismissed[f.id]) for f in spec.findings}
@@ -810,24 +810,24 @@ def _spec_sources(spec: MatchSpec) -> Iterable[tuple[str, str | None]]:
     yield from ((t.pattern, t.term) for t in _spec_terms(spec))
 
 
-_LEAD_KEPT = 32  # tasks whose lead literals are kept (a fidelity run scores 15 matters in turn)
-_LEADS: OrderedDict[tuple[int, ...], tuple[tuple[object, ...], LeadLiterals]] = OrderedDict()
+_TASKS_KEPT = 32  # tasks whose prefilter literals are kept (a fidelity run scores 15 matters in turn)
+_TASK_LITERALS: OrderedDict[tuple[int, ...], tuple[tuple[object, ...], TaskLiterals]] = OrderedDict()
 
 
-def _lead_literals(spec: MatchSpec) -> LeadLiterals:
+def _task_literals(spec: MatchSpec) -> TaskLiterals:
     """The prefilter's automaton for ``spec``'s patterns, built once per task: keyed by the
     finding, distractor and claim objects it is built from (a task's anchors give every memo's
     spec the same ones), which it keeps alive so their ids are not reused."""
     parts = (*spec.findings, *spec.distractors, *spec.claims)
     key = tuple(map(id, parts))
-    got = _LEADS.get(key)
+    got = _TASK_LITERALS.get(key)
     if got is None or any(a is not b for a, b in zip(got[0], parts)):
-        got = (parts, LeadLiterals(_spec_sources(spec)))
-        _LEADS[key] = got
-        if len(_LEADS) > _LEAD_KEPT:
-            _LEADS.popitem(last=False)
+        got = (parts, TaskLiterals(_spec_sources(spec)))
+        _TASK_LITERALS[key] = got
+        if len(_TASK_LITERALS) > _TASKS_KEPT:
+            _TASK_LITERALS.popitem(last=False)
     else:
-        _LEADS.move_to_end(key)
+        _TASK_LITERALS.move_to_end(key)
     return got[1]
 
 
@@ -840,7 +840,7 @@ def compile_spec(spec: MatchSpec) -> int:
         compiled_pattern(pattern)
     for pattern, term in _spec_sources(spec):
         prepare_pattern(pattern, term)  # the prefilter's literals (term_regex, required_literals)
-    _lead_literals(spec)
+    _task_literals(spec)
     compile_cues()
     assertion_model.compile_patterns()
     _label_patterns()

@@ -12,13 +12,12 @@ The spans found are exactly those of ``finditer`` over the whole text (tests/mat
 A pattern that is not what :func:`lae.match.terms.term_regex` generates for its term, a term
 with no literal, or one whose literals leave most lines, runs over the whole text.
 
-Where a literal occurs is found for all of a task's patterns at once: :class:`LeadLiterals`
-holds one Aho-Corasick automaton (pyahocorasick) over the literal that selects each pattern's
-lines first, built once per task, and one pass over a memo gives the lines each occurs on (a
-literal is a run of letters or digits, so it occurs in the text exactly where it occurs inside a
-token). A pattern whose lead literal is absent costs one dictionary look-up; its other literals
-narrow its lines by a search of each. Without a task's automaton, literals are looked up in the
-index of the text's distinct tokens, built on first use.
+Where a literal occurs is found for all of a task's patterns at once: :class:`TaskLiterals`
+holds one Aho-Corasick automaton (pyahocorasick) over the literals that select the task's
+patterns' lines, built once per task, and one pass over a memo finds where each occurs (a literal
+is a run of letters or digits, so it occurs in the text exactly where it occurs inside a token);
+a pattern whose literal is absent costs a look-up. Without a task's automaton, literals are
+looked up in the index of the text's distinct tokens, built on first use.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ import regex
 
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 
-__all__ = ["LineIndex", "LeadLiterals", "prepare_pattern", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS", "MIN_LITERAL", "FEW_LINES"]
+__all__ = ["LineIndex", "TaskLiterals", "prepare_pattern", "WHOLE_TEXT_SHARE", "JOIN_GAP", "LONG_RANGE", "MAX_LITERALS", "MIN_LITERAL", "FEW_LINES"]
 
 WHOLE_TEXT_SHARE = 0.5  # when this share of the lines can match, one search of the whole text is cheaper
 JOIN_GAP = 1000  # candidate lines this close (characters) are searched as one range: a search call costs more
@@ -45,7 +44,6 @@ MIN_LITERAL = 2  # a one-character literal is in most lines: looking it up costs
 FEW_LINES = 8  # this few candidate lines are narrowed by searching each for the next literal
 
 _TOKENS_AND_BREAKS = regex.compile(r"[\p{L}\p{N}]+|\n")
-_NO_LINES: set[int] = set()
 
 
 @functools.lru_cache(maxsize=16384)
@@ -66,41 +64,39 @@ def prepare_pattern(pattern: str, term: str | None) -> None:
         _literals(pattern, term)
 
 
-class LeadLiterals:
-    """The literal that first selects each of a task's patterns (``(pattern, term)`` pairs), in one
-    automaton: :meth:`lines` finds on which lines of a text each occurs, in one pass."""
+class TaskLiterals:
+    """The literals that select the lines of a task's patterns (``(pattern, term)`` pairs), in one
+    automaton: :meth:`occurrences` finds where each occurs in a text, in one pass."""
 
     def __init__(self, sources: Iterable[tuple[str, str | None]]) -> None:
-        self.literals = frozenset(lits[0] for pattern, term in sources if term is not None
-                                  for lits in (_literals(pattern, term),) if lits)
+        self.literals = frozenset(x for pattern, term in sources if term is not None for x in _literals(pattern, term))
         self._automaton = ahocorasick.Automaton()
         for literal in self.literals:
             self._automaton.add_word(literal, literal)
         if self.literals:
             self._automaton.make_automaton()
 
-    def lines(self, text: str, line_starts: list[int]) -> dict[str, set[int]]:
-        """Literal -> the lines (indexes into ``line_starts``) of ``text`` it occurs on; absent ones left out."""
-        out: dict[str, set[int]] = {}
+    def occurrences(self, text: str) -> dict[str, list[int]]:
+        """Literal -> where its occurrences in ``text`` end (the offset of their last character)."""
+        out: dict[str, list[int]] = {}
         if not self.literals:
             return out
-        get, find_line = out.get, bisect.bisect_right
+        get = out.get
         for last, literal in self._automaton.iter(text):
-            line = find_line(line_starts, last) - 1
             got = get(literal)
             if got is None:
-                out[literal] = {line}
+                out[literal] = [last]
             else:
-                got.add(line)
+                got.append(last)
         return out
 
 
 class LineIndex:
     """The lines of a text and where literals occur on them: those of ``lead`` (a task's
-    :class:`LeadLiterals`) from one pass over the text, any other from the index of the text's
+    :class:`TaskLiterals`) from one pass over the text, any other from the index of the text's
     distinct tokens (each token and the lines it occurs on), built on first use."""
 
-    def __init__(self, text: str, lead: LeadLiterals | None = None) -> None:
+    def __init__(self, text: str, lead: TaskLiterals | None = None) -> None:
         self.text = text
         self.lines: list[tuple[int, int]] = []
         start = 0
@@ -108,7 +104,8 @@ class LineIndex:
             self.lines.append((start, start + length))
             start += length + 1
         self._lead = lead
-        self._lead_lines: dict[str, set[int]] | None = None
+        self._lead_lines: dict[str, list[int]] | None = None
+        self._line_starts: list[int] = []
         self._tokens: list[str] | None = None
         self._literal_lines: dict[str, set[int]] = {}
 
@@ -131,12 +128,15 @@ class LineIndex:
 
     def lines_with(self, literal: str) -> set[int]:
         """The lines holding a token that contains ``literal`` (a set the caller must not change)."""
-        if self._lead is not None and literal in self._lead.literals:
-            if self._lead_lines is None:
-                self._lead_lines = self._lead.lines(self.text, [s for s, _e in self.lines])
-            return self._lead_lines.get(literal, _NO_LINES)
         got = self._literal_lines.get(literal)
-        if got is None:
+        if got is None and self._lead is not None and literal in self._lead.literals:
+            if self._lead_lines is None:
+                self._lead_lines = self._lead.occurrences(self.text)
+                self._line_starts = [s for s, _e in self.lines]
+            starts, line_of = self._line_starts, bisect.bisect_right
+            got = {line_of(starts, last) - 1 for last in self._lead_lines.get(literal, ())}
+            self._literal_lines[literal] = got
+        elif got is None:
             if self._tokens is None:
                 self._index_tokens()
             got = set()
@@ -158,7 +158,7 @@ class LineIndex:
         for literal in literals[1:]:
             if not lines:
                 break
-            if len(lines) <= FEW_LINES or self._narrow_by_find(literal):
+            if len(lines) <= FEW_LINES:
                 find, bounds = self.text.find, self.lines
                 lines = {x for x in lines if find(literal, *bounds[x]) >= 0}  # a literal is only ever inside a token
             else:
@@ -166,12 +166,6 @@ class LineIndex:
         if len(lines) > WHOLE_TEXT_SHARE * len(self.lines):
             return None
         return lines
-
-    def _narrow_by_find(self, literal: str) -> bool:
-        """Narrow by searching each candidate line for ``literal`` rather than building the token
-        index for it: when the task's lead literals are known and the index is not built (the
-        lines are the same either way)."""
-        return self._lead is not None and self._tokens is None and literal not in self._lead.literals
 
     def _ranges(self, lines: set[int]) -> list[list[int]]:
         """[start, end] of runs of whole lines covering ``lines``, nearby ones joined."""

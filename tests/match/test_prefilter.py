@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lae.grader.anchors import load_anchors
 from lae.match.normalize import TOKEN_RE, normalize
 from lae.match.phrases import split_phrase
-from lae.match.prefilter import LeadLiterals, LineIndex
+from lae.match.prefilter import TaskLiterals, LineIndex
 from lae.match.spec import MatchSpec
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 from tests.match.test_phrases_terms import VARIANTS, _key_terms
@@ -73,8 +73,8 @@ def test_prefilter_finds_what_a_whole_text_scan_finds_in_real_memos():
     assert narrowed > 0.8 * compared
 
 
-def test_lead_literals_find_the_lines_the_token_index_finds_in_real_memos():
-    """One Aho-Corasick pass for a task's lead literals (LeadLiterals) against the token index:
+def test_task_literals_find_the_lines_the_token_index_finds_in_real_memos():
+    """One Aho-Corasick pass for a task's prefilter literals (TaskLiterals) against the token index:
     the same lines for every literal, present or absent, and the same spans as a whole-text scan,
     for the memo's own matter and a neighbour's (whose literals mostly do not occur)."""
     memos = _memos()
@@ -84,7 +84,7 @@ def test_lead_literals_find_the_lines_the_token_index_finds_in_real_memos():
         neighbour = tasks[(i + 1) % len(tasks)]
         pairs = _pairs(load_anchors(ROOT / "anchors" / pocket / f"{task}.anchors.json").match_spec())
         pairs += _pairs(load_anchors(ROOT / "anchors" / neighbour[0] / f"{neighbour[1]}.anchors.json").match_spec())
-        lead = LeadLiterals(pairs)
+        lead = TaskLiterals(pairs)
         assert len(lead.literals) > 50
         for path in memos[(pocket, task)][:3]:
             text = normalize(path.read_text(encoding="utf-8")).text
@@ -102,8 +102,8 @@ def test_lead_literals_find_the_lines_the_token_index_finds_in_real_memos():
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_lead_literals_on_generated_texts(data):
-    """Texts of key-term words, their pieces, odd characters and line breaks: the lead literals'
+def test_task_literals_on_generated_texts(data):
+    """Texts of key-term words, their pieces, odd characters and line breaks: the task literals'
     lines are the token index's, and the spans a whole-text scan's."""
     pairs = _GENERATED_PAIRS
     words = sorted({w for _p, t in pairs for w in TOKEN_RE.findall(normalize(t).text)})
@@ -118,7 +118,7 @@ def test_lead_literals_on_generated_texts(data):
 
 
 _GENERATED_PAIRS = _pairs(load_anchors(ROOT / "anchors/employment-law/atlas-noncompete-001.anchors.json").match_spec())
-_GENERATED_LEAD = LeadLiterals(_GENERATED_PAIRS)
+_GENERATED_LEAD = TaskLiterals(_GENERATED_PAIRS)
 
 
 def test_a_pattern_not_generated_from_its_term_scans_the_whole_text():
