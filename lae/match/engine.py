@@ -11,6 +11,7 @@ matches that discussion clearly better. The compiler's calibration and red team 
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ class _Scan:
         self._stance: dict[tuple[int, int | None], Stance] = {}
         self._dismissals: dict[int, str] | None = None
         self._lists: dict[int, bool] = {}
+        self._line_units: list[list[int]] | None = None
         self.lines = LineIndex(seg.text, lead)
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
         for u in seg.units:
@@ -121,6 +123,8 @@ class _Scan:
     def phrase(self, phrase: CompiledPhrase) -> Spans:
         """Units where every part of the phrase occurs, with the first span of each part."""
         terms, negators = _phrase_terms(phrase.phrase, len(phrase.parts))
+        if len(phrase.parts) > 1 and not self._could_meet(phrase.parts, terms):
+            return {}  # no unit can hold every part: none of them need be scanned
         per_part: list[Spans] = []
         units: set[int] | None = None
         for p, t in zip(phrase.parts, terms):
@@ -136,6 +140,38 @@ class _Scan:
                 continue
             out[u] = spans
         return out
+
+    def _could_meet(self, parts: Sequence[str], terms: Sequence[str | None]) -> bool:
+        """Could one unit hold a match of every part? Not when the units a part can match in
+        (those it matched in, once scanned; else those touching its prefilter's candidate lines,
+        which hold every line a match lies on) have none in common."""
+        common: set[int] | None = None
+        for p, t in zip(parts, terms):
+            hits = self._hits.get(p)
+            if hits is not None:
+                units = set(hits)
+            else:
+                lines = self.lines.candidate_lines(p, t)
+                if lines is None:
+                    continue  # searched over the whole text: any unit
+                units = self._units_on(lines)
+            common = units if common is None else common & units
+            if not common:
+                return False
+        return True
+
+    def _units_on(self, lines: set[int]) -> set[int]:
+        """The units that touch any of ``lines``."""
+        if self._line_units is None:
+            starts = [s for s, _e in self.lines.lines]
+            self._line_units = [[] for _ in starts]
+            for unit in self.seg.units:
+                first = bisect.bisect_right(starts, unit.start) - 1
+                last = bisect.bisect_right(starts, max(unit.start, unit.end - 1)) - 1
+                for line in range(first, last + 1):
+                    self._line_units[line].append(unit.index)
+        line_units = self._line_units
+        return {u for line in lines for u in line_units[line]}
 
     def stance(self, u: int, pos: int | None = None) -> Stance:
         """The unit's stance toward what starts at ``pos`` (cached for the whole unit)."""

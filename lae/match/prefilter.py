@@ -108,6 +108,7 @@ class LineIndex:
         self._line_starts: list[int] = []
         self._tokens: list[str] | None = None
         self._literal_lines: dict[str, set[int]] = {}
+        self._candidates: dict[tuple[str, str | None], set[int] | None] = {}
 
     def _index_tokens(self) -> None:
         on_lines: dict[str, list[int]] = {}
@@ -150,7 +151,14 @@ class LineIndex:
         return got
 
     def candidate_lines(self, pattern: str, term: str | None) -> set[int] | None:
-        """The lines ``pattern`` can match on, or None when it is to search the whole text."""
+        """The lines ``pattern`` can match on (every line a match lies on among them; a set the
+        caller must not change), or None when it is to search the whole text."""
+        key = (pattern, term)
+        if key not in self._candidates:
+            self._candidates[key] = self._candidate_lines(pattern, term)
+        return self._candidates[key]
+
+    def _candidate_lines(self, pattern: str, term: str | None) -> set[int] | None:
         literals = _literals(pattern, term) if term is not None else ()
         if not literals:
             return None

@@ -9,9 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lae.grader.anchors import load_anchors
+from lae.match import engine
 from lae.match.normalize import TOKEN_RE, normalize
 from lae.match.phrases import split_phrase
 from lae.match.prefilter import TaskLiterals, LineIndex
+from lae.match.segment import segment
 from lae.match.spec import MatchSpec
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 from tests.match.test_phrases_terms import VARIANTS, _key_terms
@@ -198,3 +200,34 @@ ATOM_FORMS = ("$58,000 $58k $58 k 58,000 dollars 58000 usd $58 thousand $1,200,0
               "section 4.2(b) sec. 4.2 (b) §4.2(b) §§ 16600.5 s. 16600.5 section 24l 24l(b) "
               "march 3, 2025 3rd of march 2025 mar. 03, 2025 2025-03-03 3/3/25 03/03/2025 "
               "sept. 15th, 2024 9/15/2024 september, 2025 sep 2025 16,600 16600 2,802 fees")
+
+
+def test_a_phrase_skipped_before_scanning_has_no_hits(monkeypatch):
+    """_Scan.phrase skips a phrase whose parts' candidate lines touch no common unit: over real
+    memos and every phrase of their matter and a neighbour's, the hits are those found with every
+    part scanned, and the skip really happens."""
+    memos = _memos()
+    tasks = sorted(memos)
+    skipped = compared = 0
+    for i, (pocket, task) in enumerate(tasks):
+        neighbour = tasks[(i + 1) % len(tasks)]
+        specs = [load_anchors(ROOT / "anchors" / pk / f"{tk}.anchors.json").match_spec() for pk, tk in ((pocket, task), neighbour)]
+        phrases = [p for spec in specs for p in engine._spec_phrases(spec)]
+        lead = TaskLiterals(pair for spec in specs for pair in engine._spec_sources(spec))
+        for path in memos[(pocket, task)][:2]:
+            raw = path.read_text(encoding="utf-8")
+            seg = segment(raw, (), normalize(raw))
+            fast = engine._Scan(seg, 5.0, lead)
+            with monkeypatch.context() as m:
+                m.setattr(engine._Scan, "_could_meet", lambda self, parts, terms: True)
+                plain = engine._Scan(seg, 5.0, lead)
+                want = [plain.phrase(p) for p in phrases]
+            for p, w in zip(phrases, want):
+                skipped += len(p.parts) > 1 and not fast._could_meet(p.parts, _phrase_terms(p))
+                assert fast.phrase(p) == w, (path.name, p.phrase)
+                compared += 1
+    assert compared > 5_000 and skipped > 500
+
+
+def _phrase_terms(p):
+    return engine._phrase_terms(p.phrase, len(p.parts))[0]
