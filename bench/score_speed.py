@@ -5,7 +5,7 @@ tree, writes memos of 1,000 / 3,000 / 10,000 / 30,000 words as real .docx files 
 from the task's strong fixture memo, varied so nothing repeats verbatim), and prints:
 
 Every scoring timed is of a memo of its own (``--repeat`` variants of each length, and one per
-rollout in the batch, differing in the filler's numbers): the kernel caches some results by the
+rollout in the batch, differing in a word of the filler): the kernel caches some results by the
 memo's text (its register features, a discussion's cue counts), so scoring one memo again
 would time those caches, not the scoring of a new rollout.
 
@@ -56,16 +56,28 @@ FILLER = ("In reviewing the record we also considered the surrounding commercial
           "course of dealing and the practical steps the client can take over the coming quarter {n}.")
 
 
+def variant_tag(variant: int) -> str:
+    """A word of letters naming ``variant`` ("" for 0, then "b", ..., "ba", ...): it tells variants
+    apart without adding digits (long numbers would feed the number terms' prefilter)."""
+    letters = ""
+    while variant:
+        variant, r = divmod(variant, 26)
+        letters = "abcdefghijklmnopqrstuvwxyz"[r] + letters
+    return letters
+
+
 def memo_paragraphs(strong: list[str], words: int, variant: int = 0) -> list[str]:
     """About ``words`` words of the strong memo's paragraphs, each with a numbered filler
-    sentence; each ``variant`` numbers them differently, so no two variants share a paragraph."""
+    sentence; each ``variant`` tags the filler with its own word, so no two variants share a
+    paragraph (variant 0 is untagged)."""
     out: list[str] = []
     count = 0
-    n = variant * 1_000_000
+    n = 0
+    tag = variant_tag(variant)
     while count < words:
         for p in strong:
             n += 1
-            para = p + " " + FILLER.format(n=n)
+            para = p + " " + FILLER.format(n=f"{n} {tag}" if tag else n)
             out.append(para)
             count += len(para.split())
             if count >= words:
