@@ -52,7 +52,7 @@ from lae.project import Project  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
-TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"))  # batches 1-6, 8-12 and G7
+TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"))  # batches 1-6, 8-14 and G7
 L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
 NEWTON_STEPS = 30
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]

@@ -179,7 +179,7 @@ class Candidate:
 def _patterns() -> dict[str, regex.Pattern]:
     out = {k: regex.compile(_B + "(?:" + "|".join(v) + ")" + _E) for k, v in _CUES.items()}
     out["severity"] = regex.compile("|".join(f"(?:{p})" for p in SEVERITY_LABELS), regex.MULTILINE)
-    out["question"] = regex.compile(r"\?")
+    out["question"] = regex.compile(r"\?(?![?!]*\s*(?:->|=>|\u2192))")  # not "NLR?? -> EEI wrong": a note's aside
     return out
 
 

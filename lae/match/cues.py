@@ -120,6 +120,9 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:no|little|minimal|negligible) (?:real |material |meaningful |practical |legal )?(?:risk|exposure|concern|issue)",
     r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated)",
     r"(?:usual|standard|customary|market) (?:terms?|practice|provisions?)",
+    # a note's verdict that the point is in order: "-> fine b/c ...", "looks fine", "skip."
+    r"(?:looks?|seems?) (?:\S+ )?fine(?! (?:of|up to|per|for each)\b)", r"fine (?:as is|as it stands|for now)",
+    r"(?:->|=>|\u2192) ?fine(?! (?:of|up to|per|for each)\b)", r"(?:^|(?<=[.;:!] ))skip(?: it| this| that)?(?=[.;!]|$)",
 )
 
 # Negators whose forward scope (a few words, within the clause) denies what follows.
@@ -155,6 +158,7 @@ HEDGES: tuple[str, ...] = (
     r"(?:to be|yet to be) (?:determined|confirmed|assessed|considered)", r"remains to be seen",
     r"left (?:to|for) (?:the|a|another|other)", r"outside (?:the |our |this )?scope",
     r"we express no", r"not (?:yet )?clear",
+    r"(?:check|confirm|verify|revisit|look into) (?:this |it |that )?(?:later|tomorrow|tmrw|next week)",
 )
 HYPOTHETICAL: tuple[str, ...] = (
     r"were (?:\S+ ){0,4}to\b", r"if (?:\S+ ){0,8}(?:were|had been)\b", r"hypothetical(?:ly)?", r"in theory",
@@ -263,7 +267,7 @@ VERDICT: tuple[str, ...] = (
     r"(?:is|'s|are|'re|was|were) (?:already |now |badly )?(?:late|overdue|untimely)", r"in (?:real |serious |big )?trouble",
     r"(?:is|'s|are|'re) (?:\S+ )?short", r"(?:falls?|fell|comes?|came) (?:\S+ )?short", r"short by", r"(?:never|not) ok(?:ay)?",
     r"more than (?:\S+ ){0,3}(?:allows?|permits?|allowed|permitted)",
-    r"what (?:\S+ ){0,4}(?:forbids|prohibits|bars|outlaws)", r"(?:has|have|needs?) to go",
+    r"what (?:\S+ ){0,4}(?:forbids|prohibits|bars|outlaws)", r"(?:has|have|needs?) to go(?=\s*(?:[.,;:!?)]|$|back\b|away\b|now\b))",
     r"none of (?:that|this|it|those|these) (?:works|holds|is valid|is enough|survives)",
     r"too (?:late|short|low|broad|narrow|vague|early)", r"falls? short", r"short of",
     r"(?:below|under) the (?:\S+ )?(?:floor|threshold|minimum)",

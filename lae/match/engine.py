@@ -344,11 +344,31 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         if not named and block.headings:
             heading_units = scan.units_of([block.headings[-1]])
             named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
-        if u.index not in {x for fid in named for x in (*matches[fid].subject, *matches[fid].problem)}:
+        own = {x for fid in named for x in (*matches[fid].subject, *matches[fid].problem)}
+        if u.index not in own:
             named = [fid for fid in named if not _about_something_else(seg.text, u.start, cue_at, vocabulary(fid))]
+        else:
+            named = [fid for fid in named
+                     if not _answers_objection(scan, by_id[fid], matches[fid], u.index, cue_at, cue_at + len(cue))]
         for fid in named:
             out[fid].setdefault(u.index, cue)
     return out
+
+
+def _answers_objection(scan: _Scan, f: FindingSpec, m: _Matches, u: int, cue_at: int, cue_end: int) -> bool:
+    """A dismissal in a sentence that asserts the finding's problem in another clause sets aside
+    an objection to it, not the finding, when its own clause is about some other thing than the
+    finding's subject ("effective on delivery; acceptance irrelevant", "that is an export to China;
+    the subsidiary's ownership is irrelevant" is not: it names the subject)."""
+    seg = scan.seg
+    unit = seg.units[u]
+    clause = clause_start(seg.text, unit.start, cue_at)
+    subject = frozenset(w[:5] for p in f.subject for w in _content_words(p.phrase.lower()))
+    if not _about_something_else(seg.text, unit.start, cue_at, subject):
+        return False
+    return any((max(e for _s, e in spans) <= clause or min(s for s, _e in spans) >= cue_end)
+               and scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
+               for p, spans in m.problem.get(u, ()))
 
 
 # Words a dismissal's clause may hold and still be about the point in hand: anaphora and generic nouns.

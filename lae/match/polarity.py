@@ -87,7 +87,7 @@ def _patterns() -> dict[str, regex.Pattern]:
                                       r"(?:but|however|because|since|therefore|so that|although|though|whereas)" + _E),
         # after what it qualifies, a hedge must share its clause: a conjunction starts another one
         "after_break": regex.compile(r"[;:]|\u2014| - |" + _B + r"(?:and|so|which|while|but|however|because|since|although)" + _E),
-        "clause_break": regex.compile(r"[;:]| - |\u2014|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
+        "clause_break": regex.compile(r"[;:]| - |\u2014|->|=>|\u2192|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
     }
 
 

@@ -55,12 +55,15 @@ _ABBREV = frozenset(("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "ll
                      "cal", "tex", "sdn", "bhd", "pte", "rev", "plc", "dept", "govt", "jr", "sr", "bros", "ex",
                      "exh", "sch", "pty", "gmbh", "prop", "lab", "prof", "bus", "civ", "proc", "crim", "n.j.s.a",
                      "n.y", "n.j", "fla", "ill", "mass", "cir", "app", "supp", "fed", "admin", "gen", "rul",
-                     "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap"))
+                     "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap",
+                     # a note's shorthand: "prob. unenforceable", "poss. diversion", "Ack. para 4", "incl. fees"
+                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp"))
 _NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para", "ch", "cl", "ex", "exh", "sch",
                             "fig", "s", "ss", "r", "rr", "reg", "regs"))
 _NUMBER_NEXT = regex.compile(r"[\d(§]")
 _END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
+_ARROW_NEXT = regex.compile(r"(?:->|=>|\u2192)")
 
 
 @dataclass(frozen=True)
@@ -280,6 +283,8 @@ def _word_before(text: str, start: int, end: int) -> regex.Match | None:
 def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit]) -> None:
     pos = start
     for m in _END_RE.finditer(text, start, end):
+        if _ARROW_NEXT.match(text, m.end() + 1, end):
+            continue  # "Phase 1 went NLR?? -> EEI wrong": a note's arrow carries on the same thought
         if m.group(0).startswith("."):
             before = _word_before(text, pos, m.start())
             word = before.group(1).strip(".") if before else ""
@@ -293,6 +298,24 @@ def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit
         pos = stop + 1
     if pos < end and text[pos:end].strip():
         out.append(Unit(len(out), block, pos, end))
+
+
+_CLOCK_AT_START = regex.compile(r"\d{1,2}:\d{2}(?= )")
+_CLOCK = regex.compile(r"(?<= )\d{1,2}:\d{2}(?= )")
+TRANSCRIPT_MIN_TIMES = 3  # a line opening with a clock time and holding this many is a run of messages
+
+
+def _messages(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A line as the blocks a reader sees in it: a chat or call log whose messages a renderer
+    joined into one paragraph ("16:20 read the file 16:21 biggest thing: ...") is one block per
+    timestamped message; any other line is one block."""
+    if not _CLOCK_AT_START.match(text, start, end):
+        return [(start, end)]
+    cuts = [m.start() for m in _CLOCK.finditer(text, start, end)]
+    if len(cuts) + 1 < TRANSCRIPT_MIN_TIMES:
+        return [(start, end)]
+    bounds = [start, *cuts, end + 1]
+    return [(a, b - 1) for a, b in zip(bounds, bounds[1:])]
 
 
 def _indent_depth(original: str, norm: NormalizedText, pos: int) -> int:
@@ -313,7 +336,8 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
     builder = _Builder(blanked, functools.partial(_indent_depth, text, norm))
     pos = 0
     for line in blanked.split("\n"):
-        builder.add(pos, pos + len(line))
+        for start, end in _messages(blanked, pos, pos + len(line)):
+            builder.add(start, end)
         pos += len(line) + 1
     units: list[Unit] = []
     for b in builder.blocks:

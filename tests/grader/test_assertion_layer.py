@@ -14,7 +14,7 @@ import pytest
 
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
-from lae.match.assertion import (FEATURE_NAMES, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies, features,
+from lae.match.assertion import (FEATURE_NAMES, _count, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies, features,
                                  in_scope, veto_threshold)
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
@@ -243,3 +243,8 @@ def test_weights_are_part_of_the_grader_identity():
     identity = derive_identity().identity
     assert identity is not None
     assert {"lae.match._assertion_weights", "lae.match.assertion"} <= {m.name for m in identity.modules}
+
+
+def test_a_notes_surprised_aside_before_an_arrow_is_not_counted_as_a_question():
+    assert _count("question", "asms exempt?? -> fails duties test.") == 0
+    assert _count("question", "is the release void? we do not know.") == 1

@@ -248,6 +248,7 @@ VERDICT_RAISED = [
     ("the indemnity in 11.3 won't hold up, strike it", "F2"),
     ("Ops has the renewal notice timing wrong.", "F1"),
     ("Ops put the renewal notice in the autumn diary. That's backwards.", "F1"),
+    ("The Section 11.3 indemnity has to go.", "F2"),
     # a register row rated medium or above says its point is a risk
     ("| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | H |", "F2"),
 ]
@@ -264,6 +265,8 @@ VERDICT_NOT_RAISED = [
     "The renewal option and the indemnity were both reviewed. That's wrong.",
     # a row rated low says it is not much of a risk
     "| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | L |",
+    # "has to go" as a route, not a verdict
+    "The Section 11.3 indemnity has to go through the landlord's lender first.",
 ]
 
 
@@ -291,3 +294,19 @@ def test_a_verdict_sentence_keeps_its_finding_in_a_paragraph_another_finding_win
     text = ("The renewal notice deadline lapses on June 30, 2025 and the client would lose the premises if the "
             "renewal option deadline is missed. Separately, the Section 11.3 indemnity is unenforceable as drafted.")
     assert credited(spec, text) == {"F1", "F2"}
+
+
+# A dismissal inside a sentence that asserts the finding's problem in another clause answers an
+# objection when its own clause is about something else than the finding's subject.
+def test_a_dismissal_of_an_objection_beside_the_asserted_problem_does_not_dismiss_the_finding(spec):
+    text = "Section 11.3 is a broad-form indemnity; the landlord's insurance program is irrelevant."
+    assert "F2" in credited(spec, text)
+
+
+@pytest.mark.parametrize("text", [
+    "Section 11.3 is a broad-form indemnity; the indemnity is irrelevant.",  # the clause names the subject
+    "Section 11.3 is a broad-form indemnity, which is irrelevant.",  # the clause has no topic of its own
+    "The landlord's insurance program is irrelevant to the Section 11.3 indemnity.",  # no problem asserted
+])
+def test_a_dismissal_of_the_finding_itself_still_dismisses_it(spec, text):
+    assert "F2" not in credited(spec, text)

@@ -32,6 +32,8 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     ("In the MFW decision, the Delaware Supreme Court held that the vote cleanses the deal.", "cleanses", "law-in-abstract"),
     ("Where a director resigns over a disagreement, the company must file an 8-K.", "disagreement", "hypothetical"),
     ("Prudent boards will continue to follow MFW-style practices.", "mfw", "law-in-abstract"),
+    # a note that defers the point
+    ("Release in para 4 -> check later, prob. unenforceable.", "unenforceable", "hedge"),
 ])
 def test_not_asserted(sentence, at, kind):
     assert _stance(sentence, at).kind == kind
@@ -49,6 +51,8 @@ def test_not_asserted(sentence, at, kind):
     ("The March 4 email shows the parent is in Shenzhen, so the shipment needed a license.", "license"),
     ("The leak of the committee's position means management should be walled off.", "leak"),
     ("Where the director resigned, the company filed no 8-K, so the filing is late.", "late"),
+    # a note's surprised aside before its arrow is not a question: the arrow carries the answer
+    ("ASMs exempt?? -> no hiring role -> fails duties test.", "fails"),
 ])
 def test_asserted(sentence, at):
     assert _stance(sentence, at).asserts
@@ -77,6 +81,7 @@ def test_negation_scope_pseudo_negations_and_clauses():
     assert not _neg("The covenant is no longer enforceable and is void.", "void")
     assert not _neg("No license was sought; the export was unlawful.", "unlawful")
     assert not _neg("Nothing was filed, but the covenant is void.", "void")
+    assert not _neg("No minority vote -> void under the statute.", "void")  # a note's arrow ends the clause
 
 
 def test_governing_negation_and_double_negation():
@@ -98,6 +103,11 @@ def test_governing_negation_and_double_negation():
     ('The log calls it "not an issue", but the dinner was a negotiation.', False),
     ("This is not an issue for HR, but it is for the board.", False),
     ("The clause is not immaterial.", False),
+    ("Bonus not in OT rate -> fine b/c payroll coded it discretionary.", True),
+    ("The release looks fine.", True),
+    ("Skip.", True),
+    ("The penalty is a fine of $500 per violation.", False),
+    ("Skip the release and go to the deductions, which are unlawful.", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text

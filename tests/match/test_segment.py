@@ -96,3 +96,28 @@ def test_a_long_run_before_a_full_stop_is_not_read_as_an_abbreviation():
 def test_a_timeline_of_things_to_do_is_not_a_recital(title, kind):
     seg = segment(f"# {title}\n\nThe renewal notice is late and must be served by Friday.")
     assert seg.blocks[1].section == kind
+
+
+def test_a_chat_log_joined_into_one_paragraph_is_one_block_per_message():
+    # a renderer joins a Markdown chat log's lines into one paragraph; a reader still sees messages
+    seg = segment("16:20 read the file. worst first 16:21 the release is void 16:24 the deadline is fine\n\n"
+                  "The board met at 9:30 and again at 11:15 and 14:00.")
+    blocks = [seg.text[b.start:b.end] for b in seg.blocks]
+    assert blocks == ["16:20 read the file. worst first", "16:21 the release is void", "16:24 the deadline is fine",
+                      "the board met at 9:30 and again at 11:15 and 14:00."]
+    assert [seg.text[u.start:u.end] for u in seg.units if u.block == 0] == ["16:20 read the file.", "worst first"]
+
+
+@pytest.mark.parametrize("line", ["16:20 one message with one time", "16:20 two messages 16:21 only"])
+def test_a_line_with_fewer_than_three_clock_times_stays_one_block(line):
+    assert len(segment(line).blocks) == 1
+
+
+@pytest.mark.parametrize("text,units", [
+    ("ASMs exempt?? -> fails duties test. Next.", ["asms exempt?? -> fails duties test.", "next."]),
+    ("Ack. para 4 release? -> check later, prob. unenforceable.", ["ack. para 4 release? -> check later, prob. unenforceable."]),
+    ("Is it void? It is.", ["is it void?", "it is."]),
+])
+def test_a_notes_arrow_and_shorthand_do_not_end_a_sentence(text, units):
+    seg = segment(text)
+    assert [seg.text[u.start:u.end] for u in seg.units] == units
