@@ -4,6 +4,11 @@ Uses a bundled nine-document task (default ``atlas-noncompete-001``) from the pr
 tree, writes memos of 1,000 / 3,000 / 10,000 / 30,000 words as real .docx files (built
 from the task's strong fixture memo, varied so nothing repeats verbatim), and prints:
 
+Every scoring timed is of a memo of its own (``--repeat`` variants of each length, and one per
+rollout in the batch, differing in a word of the filler): the kernel caches some results by the
+memo's text (its register features, a discussion's cue counts), so scoring one memo again
+would time those caches, not the scoring of a new rollout.
+
 * the median wall and CPU time of ``--repeat`` scorings of each (``score_files``: read the
   .docx, mask, match, build the result), and the linearity ratio: the per-word time at
   30,000 words over that at 3,000 (1.00 = linear; below 1, fixed costs are amortised);
@@ -51,14 +56,28 @@ FILLER = ("In reviewing the record we also considered the surrounding commercial
           "course of dealing and the practical steps the client can take over the coming quarter {n}.")
 
 
-def memo_paragraphs(strong: list[str], words: int) -> list[str]:
+def variant_tag(variant: int) -> str:
+    """A word of letters naming ``variant`` ("" for 0, then "b", ..., "ba", ...): it tells variants
+    apart without adding digits (long numbers would feed the number terms' prefilter)."""
+    letters = ""
+    while variant:
+        variant, r = divmod(variant, 26)
+        letters = "abcdefghijklmnopqrstuvwxyz"[r] + letters
+    return letters
+
+
+def memo_paragraphs(strong: list[str], words: int, variant: int = 0) -> list[str]:
+    """About ``words`` words of the strong memo's paragraphs, each with a numbered filler
+    sentence; each ``variant`` tags the filler with its own word, so no two variants share a
+    paragraph (variant 0 is untagged)."""
     out: list[str] = []
     count = 0
     n = 0
+    tag = variant_tag(variant)
     while count < words:
         for p in strong:
             n += 1
-            para = p + " " + FILLER.format(n=n)
+            para = p + " " + FILLER.format(n=f"{n} {tag}" if tag else n)
             out.append(para)
             count += len(para.split())
             if count >= words:
@@ -66,54 +85,55 @@ def memo_paragraphs(strong: list[str], words: int) -> list[str]:
     return out
 
 
-def write_memo(path: Path, strong: list[str], words: int) -> None:
+def write_memo(path: Path, strong: list[str], words: int, variant: int = 0) -> None:
     d = docx.Document()
-    for p in memo_paragraphs(strong, words):
+    for p in memo_paragraphs(strong, words, variant):
         d.add_paragraph(p)
     d.save(str(path))
 
 
-def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float, object]:
-    """Median wall and CPU seconds of ``repeat`` calls, and the last result."""
+def timed(fn: Callable[[int], object], repeat: int) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of ``fn(0)`` ... ``fn(repeat - 1)``, and the last result."""
     walls, cpus, out = [], [], None
-    for _ in range(repeat):
+    for i in range(repeat):
         t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
+        out = fn(i)
         walls.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
     return statistics.median(walls), statistics.median(cpus), out
 
 
-def by_length(ctx: TaskContext, memos: dict[int, Path], repeat: int) -> None:
+def by_length(ctx: TaskContext, memos: dict[int, list[Path]], repeat: int) -> None:
     rate: dict[int, float] = {}
-    for words, path in memos.items():
-        wall, cpu, result = timed(lambda: score_files(ctx, [path]), repeat)
+    for words, paths in memos.items():
+        wall, cpu, result = timed(lambda i: score_files(ctx, [paths[i]]), repeat)
         rate[words] = cpu / words
         print(f"{words:>6} words: median {wall * 1000:7.1f} ms wall, {cpu * 1000:7.1f} ms CPU "
               f"({cpu / words * 1e6:5.1f} us/word)  recall {result.metrics.finding_recall:.3f}")
     print(f"linearity: CPU per word at 30,000 words / at 3,000 = {rate[30000] / rate[3000]:.2f} (1.00 = linear)")
 
 
-def stages(ctx: TaskContext, path: Path, repeat: int) -> None:
-    """Median CPU of each stage of scoring ``path`` (each stage timed on its own)."""
+def stages(ctx: TaskContext, paths: list[Path], repeat: int) -> None:
+    """Median CPU of each stage of scoring the memos ``paths`` (each stage timed on its own;
+    the kernel and score_reads each on memos of their own: ``paths`` holds 2 * ``repeat``)."""
     declared = ctx.anchors.deliverables[0]
     spec = ctx.anchors.match_spec()
-    read = read_deliverable(path, declared)
-    norm = normalize(read.text)
-    masked = ctx.index.mask(norm)
-    steps: list[tuple[str, Callable[[], object]]] = [
-        ("read .docx (zip guard, python-docx, text)", lambda: read_deliverable(path, declared)),
-        ("normalise", lambda: normalize(read.text)),
-        ("quote masking", lambda: ctx.index.mask(norm)),
-        ("segmentation", lambda: segment(read.text, masked, norm)),
+    reads = [read_deliverable(p, declared) for p in paths]
+    norms = [normalize(r.text) for r in reads]
+    masks = [ctx.index.mask(n) for n in norms]
+    steps: list[tuple[str, Callable[[int], object]]] = [
+        ("read .docx (zip guard, python-docx, text)", lambda i: read_deliverable(paths[i], declared)),
+        ("normalise", lambda i: normalize(reads[i].text)),
+        ("quote masking", lambda i: ctx.index.mask(norms[i])),
+        ("segmentation", lambda i: segment(reads[i].text, masks[i], norms[i])),
         ("kernel (segmentation, matching, polarity, assertion, evidence)",
-         lambda: analyze_text(spec, read.text, masked, norm=norm)),
-        ("score_reads (kernel + metrics, criteria, result model)", lambda: score_reads(ctx, [read])),
+         lambda i: analyze_text(spec, reads[i].text, masks[i], norm=norms[i])),
+        ("score_reads (kernel + metrics, criteria, result model)", lambda i: score_reads(ctx, [reads[repeat + i]])),
     ]
     for name, fn in steps:
         print(f"  {timed(fn, repeat)[1] * 1000:7.1f} ms CPU  {name}")
-    result = score_reads(ctx, [read])
-    print(f"  {timed(lambda: result.model_dump_json(), repeat)[1] * 1000:7.1f} ms CPU  result serialisation (JSON)")
+    result = score_reads(ctx, [reads[0]])
+    print(f"  {timed(lambda i: result.model_dump_json(), repeat)[1] * 1000:7.1f} ms CPU  result serialisation (JSON)")
 
 
 def _module(filename: str) -> str:
@@ -124,10 +144,10 @@ def _module(filename: str) -> str:
     return "site-packages/" + parts[parts.index("site-packages") + 1] if "site-packages" in parts else "python"
 
 
-def by_module(ctx: TaskContext, path: Path, repeat: int, top: int = 12) -> None:
-    """Each module's share of the CPU of scoring ``path`` (own time; C calls charged to their caller)."""
+def by_module(ctx: TaskContext, paths: list[Path], top: int = 12) -> None:
+    """Each module's share of the CPU of scoring ``paths`` (own time; C calls charged to their caller)."""
     profile = cProfile.Profile()
-    profile.runcall(lambda: [score_files(ctx, [path]) for _ in range(repeat)])
+    profile.runcall(lambda: [score_files(ctx, [path]) for path in paths])
     spent: dict[str, float] = {}
     for (filename, _line, _name), (_cc, _nc, own, _cum, callers) in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
         if filename == "~":  # a C function: charge each caller's share to the caller's module
@@ -141,8 +161,9 @@ def by_module(ctx: TaskContext, path: Path, repeat: int, top: int = 12) -> None:
         print(f"  {100 * t / total:5.1f}%  {name}")
 
 
-def rollout_folder(root: Path, memo: Path, task_id: str, n: int) -> Path:
-    for i in range(n):
+def rollout_folder(root: Path, memos: list[Path], task_id: str) -> Path:
+    """One rollout folder per memo (each a memo of its own)."""
+    for i, memo in enumerate(memos):
         r = root / f"r{i:03d}"
         r.mkdir(parents=True)
         shutil.copy(memo, r / memo.name)
@@ -150,9 +171,10 @@ def rollout_folder(root: Path, memo: Path, task_id: str, n: int) -> Path:
     return root
 
 
-def batch(project: Project, memo: Path, task_id: str, rollouts: int, tmpdir: Path) -> None:
-    one = rollout_folder(tmpdir / "runs1", memo, task_id, 1)
-    many = rollout_folder(tmpdir / "runsN", memo, task_id, rollouts)
+def batch(project: Project, memos: list[Path], task_id: str, tmpdir: Path) -> None:
+    rollouts = len(memos)
+    one = rollout_folder(tmpdir / "runs1", memos[:1], task_id)
+    many = rollout_folder(tmpdir / "runsN", memos, task_id)
 
     def run(folder: Path, jobs: int) -> tuple[float, float]:
         """Wall seconds, and CPU seconds of the process and its workers."""
@@ -190,18 +212,21 @@ def main() -> None:
           f"(pocket opened and verified) in {index_s * 1000:.0f} ms")
     with tempfile.TemporaryDirectory(prefix="lae-score-bench-") as tmp:
         tmpdir = Path(tmp)
-        memos = {}
-        for words in LENGTHS:
-            memos[words] = tmpdir / f"w{words}" / declared
-            memos[words].parent.mkdir()
-            write_memo(memos[words], strong, words)
-        score_files(ctx, [memos[3000]])  # compiles the task's patterns (start-up, not per memo)
-        by_length(ctx, memos, args.repeat)
-        print("where the time goes (3,000 words):")
-        stages(ctx, memos[3000], args.repeat)
-        by_module(ctx, memos[3000], args.repeat)
-        batch(project, memos[3000], ctx.anchors.task_id, args.rollouts, tmpdir)
 
+        def memos(words: int, count: int, first: int = 0) -> list[Path]:
+            out = []
+            for v in range(first, first + count):
+                out.append(tmpdir / f"w{words}-{v}" / declared)
+                out[-1].parent.mkdir()
+                write_memo(out[-1], strong, words, variant=v)
+            return out
+
+        score_files(ctx, memos(3000, 1, first=999)[:1])  # compiles the task's patterns (start-up, not per memo)
+        by_length(ctx, {words: memos(words, args.repeat) for words in LENGTHS}, args.repeat)
+        print("where the time goes (3,000 words):")
+        stages(ctx, memos(3000, 2 * args.repeat, first=100), args.repeat)
+        by_module(ctx, memos(3000, args.repeat, first=200))
+        batch(project, memos(3000, args.rollouts, first=300), ctx.anchors.task_id, tmpdir)
 
 if __name__ == "__main__":
     main()

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 4cd79c11285e95525d02a666c69347bed705ff03acbf2bd30b8ea7a68729a5b2
+# root-sha256: 5607d203a89b709bade1dbc38a7bcba001a04038078bbcf7bf14719f546cf0ed
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,25 +52,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: d625ec08c00acff7045b6b2eabe81c68f21fb62dc9c27e35579c4a1638795b33 lae.match._assertion_weights
-# module: 5ee2d501d854407e3b05ce3640eb5769c94a5764f4f95a6c5ec4db14e83645fc lae.match.assertion
-# module: 00c050c2a65ceebe6a2b1c8c16131aac5d093ce65a2560cadf230541c19b919e lae.match.cues
-# module: 297e1edba433a1d9ce4b2b9f242213628ef89d561c5a01ae05535597dc544b65 lae.match.engine
+# module: db8d88687d904e0c259c4cd804068b4d8b87f123390a7d8f484cca785e28e94e lae.match._assertion_weights
+# module: 89fb7016b5fdb49b00283dd18d3f40242aad07c71baa2f48ee950072d53c420b lae.match.assertion
+# module: 71e18bd5214801ab0dfacc3deb2e1442c06709b3ddc41072470e86f1c2054251 lae.match.cues
+# module: 17004429652be1cd99f192106cd451b4e8f4f7c85dda2fb91d7d8aa684641b0a lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: 24b7bd27ee6fa2d5b656c09fefe14398e078894b30b33f489f94dc2ccda4bf5e lae.match.literals
+# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: fd406f8ffa94e8e36f0de3a81fa3e1e87f8d141bf3bcde0ca934a3707f269303 lae.match.polarity
-# module: a6ca4fbc48fb74e630bd150d7a883981f93e55b9bd288f7d9be3e45a90ea2318 lae.match.prefilter
-# module: 980f536f21c5ac4b4966b13b640f4d114d871db2e610681aa8d9f06f318cf672 lae.match.segment
+# module: 380b5ab9738c3dcc36ce6faca1f7b27f89dc0bed58f502970d1eb129e8199e58 lae.match.polarity
+# module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
+# module: 303e9b41ae1be9543dbf760451ab24a1c79b16ef3296b440c891e90605f817de lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":2730,"max_over_credit":0.02,"max_under_credit":0.1,"memos":390,"met":true,"over_credit":0.019507,"under_credit":0.099658,"validation_sha256":"e4b97071e0a318a36270f9c317088ee14ee30f9bfc6ecb9edac77a3b107589be"}
-# fidelity-summary: measured at 2.0% over-credit and 10.0% under-credit on 390 labelled memos (2730 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":3465,"max_over_credit":0.02,"max_under_credit":0.1,"memos":495,"met":false,"over_credit":0.021053,"under_credit":0.101345,"validation_sha256":"0f5260e94c4dedec11bbe80a2f6a16cc165578b6e1ddb91dff401d436ffe13f4"}
+# fidelity-summary: measured at 2.1% over-credit and 10.1% under-credit on 495 labelled memos (3465 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

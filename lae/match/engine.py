@@ -11,7 +11,9 @@ matches that discussion clearly better. The compiler's calibration and red team 
 
 from __future__ import annotations
 
+import bisect
 import functools
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -29,7 +31,7 @@ from lae.match.polarity import (Stance, clause_start, compile_cues, correction_a
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
-from lae.match.prefilter import LineIndex
+from lae.match.prefilter import TaskLiterals, LineIndex, prepare_pattern
 from lae.match.terms import compiled_pattern
 
 __all__ = ["MATCH_TIMEOUT_SECONDS", "TextAnalysis", "analyze_text", "compile_spec", "BEST_MATCH_RATIO"]
@@ -87,7 +89,7 @@ INVENTORY_BARE_SHARE = 0.5
 class _Scan:
     """Every pattern run once, on the lines its token prefilter leaves; hits grouped by unit; stances cached."""
 
-    def __init__(self, seg: Segmented, timeout: float) -> None:
+    def __init__(self, seg: Segmented, timeout: float, lead: TaskLiterals | None = None) -> None:
         self.seg = seg
         self.timeout = timeout
         self.timeouts: list[str] = []
@@ -95,7 +97,8 @@ class _Scan:
         self._stance: dict[tuple[int, int | None], Stance] = {}
         self._dismissals: dict[int, str] | None = None
         self._lists: dict[int, bool] = {}
-        self.lines = LineIndex(seg.text)
+        self._line_units: list[list[int]] | None = None
+        self.lines = LineIndex(seg.text, lead)
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
         for u in seg.units:
             self.block_units[u.block].append(u.index)
@@ -120,6 +123,8 @@ class _Scan:
     def phrase(self, phrase: CompiledPhrase) -> Spans:
         """Units where every part of the phrase occurs, with the first span of each part."""
         terms, negators = _phrase_terms(phrase.phrase, len(phrase.parts))
+        if len(phrase.parts) > 1 and not self._could_meet(phrase.parts, terms):
+            return {}  # no unit can hold every part: none of them need be scanned
         per_part: list[Spans] = []
         units: set[int] | None = None
         for p, t in zip(phrase.parts, terms):
@@ -135,6 +140,38 @@ class _Scan:
                 continue
             out[u] = spans
         return out
+
+    def _could_meet(self, parts: Sequence[str], terms: Sequence[str | None]) -> bool:
+        """Could one unit hold a match of every part? Not when the units a part can match in
+        (those it matched in, once scanned; else those touching its prefilter's candidate lines,
+        which hold every line a match lies on) have none in common."""
+        common: set[int] | None = None
+        for p, t in zip(parts, terms):
+            hits = self._hits.get(p)
+            if hits is not None:
+                units = set(hits)
+            else:
+                lines = self.lines.candidate_lines(p, t)
+                if lines is None:
+                    continue  # searched over the whole text: any unit
+                units = self._units_on(lines)
+            common = units if common is None else common & units
+            if not common:
+                return False
+        return True
+
+    def _units_on(self, lines: set[int]) -> set[int]:
+        """The units that touch any of ``lines``."""
+        if self._line_units is None:
+            starts = [s for s, _e in self.lines.lines]
+            self._line_units = [[] for _ in starts]
+            for unit in self.seg.units:
+                first = bisect.bisect_right(starts, unit.start) - 1
+                last = bisect.bisect_right(starts, max(unit.start, unit.end - 1)) - 1
+                for line in range(first, last + 1):
+                    self._line_units[line].append(unit.index)
+        line_units = self._line_units
+        return {u for line in lines for u in line_units[line]}
 
     def stance(self, u: int, pos: int | None = None) -> Stance:
         """The unit's stance toward what starts at ``pos`` (cached for the whole unit)."""
@@ -797,7 +834,7 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     """Decide every finding, distractor and claim of ``spec`` over ``text`` (``masked``:
     normalized spans of quoted source text, blanked first)."""
     seg = segment(text, masked, norm)
-    scan = _Scan(seg, timeout)
+    scan = _Scan(seg, timeout, _task_literals(spec))
     matches = {f.id: _matches(scan, f) for f in spec.findings}
     dismissed = _dismissal_targets(scan, spec, matches)
     judges = {f.id: _FindingJudge(scan, f, matches[f.id], dismissed[f.id]) for f in spec.findings}
@@ -813,12 +850,48 @@ def analyze_text(spec: MatchSpec, text: str, masked: Sequence[tuple[int, int]] =
     return TextAnalysis(seg, findings, distractors, claims, scan.timeouts)
 
 
-def _spec_patterns(spec: MatchSpec) -> Iterable[str]:
+def _spec_phrases(spec: MatchSpec) -> list[CompiledPhrase]:
     phrases = [p for f in spec.findings for p in (*f.subject, *f.problem, *f.citations, *f.dismissals)]
     phrases += [p for d in spec.distractors for p in (*d.subject, *d.problem)]
     phrases += [p for c in spec.claims for p in c.phrasings]
-    yield from (part for p in phrases for part in p.parts)
-    yield from (t.pattern for f in spec.findings for t in (*f.severity_terms, *f.remediation, *f.record))
+    return phrases
+
+
+def _spec_terms(spec: MatchSpec) -> list[CompiledTerm]:
+    return [t for f in spec.findings for t in (*f.severity_terms, *f.remediation, *f.record)]
+
+
+def _spec_patterns(spec: MatchSpec) -> Iterable[str]:
+    yield from (part for p in _spec_phrases(spec) for part in p.parts)
+    yield from (t.pattern for t in _spec_terms(spec))
+
+
+def _spec_sources(spec: MatchSpec) -> Iterable[tuple[str, str | None]]:
+    """Each pattern of ``spec`` with its term, as :meth:`_Scan.pattern` is called with them."""
+    for p in _spec_phrases(spec):
+        yield from zip(p.parts, _phrase_terms(p.phrase, len(p.parts))[0])
+    yield from ((t.pattern, t.term) for t in _spec_terms(spec))
+
+
+_TASKS_KEPT = 32  # tasks whose prefilter literals are kept (a fidelity run scores 15 matters in turn)
+_TASK_LITERALS: OrderedDict[tuple[int, ...], tuple[tuple[object, ...], TaskLiterals]] = OrderedDict()
+
+
+def _task_literals(spec: MatchSpec) -> TaskLiterals:
+    """The prefilter's automaton for ``spec``'s patterns, built once per task: keyed by the
+    finding, distractor and claim objects it is built from (a task's anchors give every memo's
+    spec the same ones), which it keeps alive so their ids are not reused."""
+    parts = (*spec.findings, *spec.distractors, *spec.claims)
+    key = tuple(map(id, parts))
+    got = _TASK_LITERALS.get(key)
+    if got is None or any(a is not b for a, b in zip(got[0], parts)):
+        got = (parts, TaskLiterals(_spec_sources(spec)))
+        _TASK_LITERALS[key] = got
+        if len(_TASK_LITERALS) > _TASKS_KEPT:
+            _TASK_LITERALS.popitem(last=False)
+    else:
+        _TASK_LITERALS.move_to_end(key)
+    return got[1]
 
 
 def compile_spec(spec: MatchSpec) -> int:
@@ -828,6 +901,9 @@ def compile_spec(spec: MatchSpec) -> int:
     patterns = set(_spec_patterns(spec))
     for pattern in patterns:
         compiled_pattern(pattern)
+    for pattern, term in _spec_sources(spec):
+        prepare_pattern(pattern, term)  # the prefilter's literals (term_regex, required_literals)
+    _task_literals(spec)
     compile_cues()
     assertion_model.compile_patterns()
     _label_patterns()

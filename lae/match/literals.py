@@ -63,7 +63,17 @@ def required_prefix(source: str) -> frozenset[str] | None:
         return None
     if end != len(source) or got.prefix is None or any(not x for x in got.prefix):
         return None
-    return frozenset(x for x in got.prefix if not any(y != x and x.startswith(y) for y in got.prefix))
+    return _prefix_free(got.prefix)
+
+
+def _prefix_free(strings: frozenset[str]) -> frozenset[str]:
+    """Drop each string that starts with another one. In sorted order the strings that start with
+    a string follow it directly, so one pass keeping the last string kept finds them all."""
+    kept: list[str] = []
+    for x in sorted(strings):
+        if not (kept and x.startswith(kept[-1])):
+            kept.append(x)
+    return frozenset(kept)
 
 
 class _Unknown(Exception):
@@ -130,9 +140,19 @@ def _alternation(src: str, i: int) -> tuple[_Read, int]:
         if exact is not None and len(exact) > MAX_STRINGS:
             exact = None
         if prefix is not None and len(prefix) > MAX_PREFIXES:
-            prefix = None
+            prefix = _shortened(prefix)
         return _Read(_minimal(frozenset(needs)) if known else None, None if exact is None else frozenset(exact),
                      prefix=None if prefix is None else frozenset(prefix)), i
+
+
+def _shortened(prefixes: set[str]) -> set[str]:
+    """At most MAX_PREFIXES strings every one of ``prefixes`` starts with: each cut to the longest
+    length that leaves that few (a match starting with a string starts with its every prefix)."""
+    for length in range(max(map(len, prefixes)) - 1, 0, -1):
+        cut = {x[:length] for x in prefixes}
+        if len(cut) <= MAX_PREFIXES:
+            return cut
+    return {""}  # nothing known
 
 
 def _product(chain: list[frozenset[str]]) -> frozenset[str] | None:
@@ -148,9 +168,10 @@ def _chain_need(chain: list[frozenset[str]]) -> frozenset[str] | None:
     """The most selective requirement of a run of spelt-out pieces: the strings of some stretch of it."""
     best: frozenset[str] | None = None
     for a in range(len(chain)):
-        for b in range(a + 1, len(chain) + 1):
-            got = _product(chain[a:b])
-            if got is None:
+        got = frozenset([""])
+        for piece in chain[a:]:  # the strings of chain[a:b], each from those of chain[a:b - 1]
+            got = frozenset(x + y for x in got for y in piece)
+            if len(got) > MAX_STRINGS:
                 break
             if "" not in got:
                 best = _better(best, _minimal(got))
@@ -228,6 +249,9 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
         if i + 1 >= len(src):
             raise _Unknown
         nxt = src[i + 1]
+        if nxt in _CHARACTER_ESCAPES:  # a line break or a tab: that one character
+            ch = frozenset([_CHARACTER_ESCAPES[nxt]])
+            return _Read(ch, ch, prefix=ch), i + 2
         if nxt.isascii() and nxt.isalnum():
             j = _skip_escape(src, i)
             return (_ZERO if nxt in "bBAZzGmM" else _NOTHING), j
@@ -245,6 +269,9 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
     if c in "{*+?":
         raise _Unknown  # a quantifier with nothing to repeat
     return _Read(frozenset([c]), frozenset([c]), prefix=frozenset([c])), i + 1
+
+
+_CHARACTER_ESCAPES = {"n": "\n", "t": "\t"}
 
 
 def _group(src: str, i: int) -> tuple[_Read, int]:
@@ -441,6 +468,22 @@ class Gated:
             return next(self.finditer(text, start, end), None)
         end = len(text) if end is None else end
         return self.pattern.search(text, start, end) if self.possible(text, start, end) else None
+
+    def count(self, text: str) -> int:
+        """How many matches ``finditer(text)`` finds (``len(pattern.findall(text))``), without a
+        generator where the places a match can start are few enough to try each."""
+        end = len(text)
+        places = self._match_starts(text, 0, end)
+        if places is None:
+            return sum(1 for _ in self.finditer(text))
+        found, after, match = 0, 0, self.pattern.match
+        for place in places:
+            if place >= after:
+                m = match(text, place, end)
+                if m is not None:
+                    found += 1
+                    after = m.end()
+        return found
 
     def finditer(self, text: str, start: int = 0, end: int | None = None) -> Iterator[regex.Match]:
         """The matches of ``finditer(text, start, end)``, in order; a pattern that never spans a

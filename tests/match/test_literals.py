@@ -211,3 +211,18 @@ def test_generated_texts_tried_at_every_start(monkeypatch, data):
     for g in _cues().values():
         _same(g, text, 0, len(text))
         _same(g, text, start, end)
+
+
+@pytest.mark.parametrize("call_chars", [0, 32, 10**9])
+def test_count_is_the_number_of_matches(monkeypatch, call_chars):
+    """Gated.count (each place a match can start tried in a loop, or the gate's finditer when they
+    are too many) against the pattern's own findall, over real memos, their lines and sentences."""
+    monkeypatch.setattr(literals, "MATCH_CALL_CHARS", call_chars)
+    counted = 0
+    for text in _texts()[:12]:
+        for start, end in _ranges(text)[:300]:
+            piece = text[start:end]
+            for g in _cues().values():
+                assert g.count(piece) == len(g.pattern.findall(piece))
+                counted += g.count(piece)
+    assert counted > 1_000

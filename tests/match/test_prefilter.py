@@ -9,9 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lae.grader.anchors import load_anchors
+from lae.match import engine
 from lae.match.normalize import TOKEN_RE, normalize
 from lae.match.phrases import split_phrase
-from lae.match.prefilter import LineIndex
+from lae.match.prefilter import TaskLiterals, LineIndex
+from lae.match.segment import segment
 from lae.match.spec import MatchSpec
 from lae.match.terms import compiled_pattern, required_literals, term_regex
 from tests.match.test_phrases_terms import VARIANTS, _key_terms
@@ -71,6 +73,54 @@ def test_prefilter_finds_what_a_whole_text_scan_finds_in_real_memos():
                 narrowed += index.candidate_lines(pattern, term) is not None
     assert compared > 10_000 and matched > 1_000
     assert narrowed > 0.8 * compared
+
+
+def test_task_literals_find_the_lines_the_token_index_finds_in_real_memos():
+    """One Aho-Corasick pass for a task's prefilter literals (TaskLiterals) against the token index:
+    the same lines for every literal, present or absent, and the same spans as a whole-text scan,
+    for the memo's own matter and a neighbour's (whose literals mostly do not occur)."""
+    memos = _memos()
+    tasks = sorted(memos)
+    compared = present = absent = 0
+    for i, (pocket, task) in enumerate(tasks):
+        neighbour = tasks[(i + 1) % len(tasks)]
+        pairs = _pairs(load_anchors(ROOT / "anchors" / pocket / f"{task}.anchors.json").match_spec())
+        pairs += _pairs(load_anchors(ROOT / "anchors" / neighbour[0] / f"{neighbour[1]}.anchors.json").match_spec())
+        lead = TaskLiterals(pairs)
+        assert len(lead.literals) > 50
+        for path in memos[(pocket, task)][:3]:
+            text = normalize(path.read_text(encoding="utf-8")).text
+            fast, plain = LineIndex(text, lead), LineIndex(text)
+            for literal in sorted(lead.literals):
+                lines = fast.lines_with(literal)
+                assert lines == plain.lines_with(literal), (path.name, literal)
+                present += bool(lines)
+                absent += not lines
+            for pattern, term in pairs:
+                assert _fast(fast, pattern, term) == _whole(pattern, text), (path.name, term)
+                compared += 1
+    assert compared > 5_000 and present > 1_000 and absent > 1_000
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_task_literals_on_generated_texts(data):
+    """Texts of key-term words, their pieces, odd characters and line breaks: the task literals'
+    lines are the token index's, and the spans a whole-text scan's."""
+    pairs = _GENERATED_PAIRS
+    words = sorted({w for _p, t in pairs for w in TOKEN_RE.findall(normalize(t).text)})
+    piece = (st.sampled_from(words) | st.sampled_from(words).map(lambda w: w[1:]) | st.sampled_from(words).map(str.upper)
+             | st.sampled_from(["-", ",", ".", "'s", "\u00e9", "\u00df", "\n", "\n\n", "$", "%", "§", "1", "2025"]))
+    text = normalize(" ".join(data.draw(st.lists(piece, max_size=40), label="pieces"))).text
+    fast, plain = LineIndex(text, _GENERATED_LEAD), LineIndex(text)
+    for literal in _GENERATED_LEAD.literals:
+        assert fast.lines_with(literal) == plain.lines_with(literal), literal
+    for pattern, term in pairs[::7]:
+        assert _fast(fast, pattern, term) == _whole(pattern, text), term
+
+
+_GENERATED_PAIRS = _pairs(load_anchors(ROOT / "anchors/employment-law/atlas-noncompete-001.anchors.json").match_spec())
+_GENERATED_LEAD = TaskLiterals(_GENERATED_PAIRS)
 
 
 def test_a_pattern_not_generated_from_its_term_scans_the_whole_text():
@@ -150,3 +200,34 @@ ATOM_FORMS = ("$58,000 $58k $58 k 58,000 dollars 58000 usd $58 thousand $1,200,0
               "section 4.2(b) sec. 4.2 (b) §4.2(b) §§ 16600.5 s. 16600.5 section 24l 24l(b) "
               "march 3, 2025 3rd of march 2025 mar. 03, 2025 2025-03-03 3/3/25 03/03/2025 "
               "sept. 15th, 2024 9/15/2024 september, 2025 sep 2025 16,600 16600 2,802 fees")
+
+
+def test_a_phrase_skipped_before_scanning_has_no_hits(monkeypatch):
+    """_Scan.phrase skips a phrase whose parts' candidate lines touch no common unit: over real
+    memos and every phrase of their matter and a neighbour's, the hits are those found with every
+    part scanned, and the skip really happens."""
+    memos = _memos()
+    tasks = sorted(memos)
+    skipped = compared = 0
+    for i, (pocket, task) in enumerate(tasks):
+        neighbour = tasks[(i + 1) % len(tasks)]
+        specs = [load_anchors(ROOT / "anchors" / pk / f"{tk}.anchors.json").match_spec() for pk, tk in ((pocket, task), neighbour)]
+        phrases = [p for spec in specs for p in engine._spec_phrases(spec)]
+        lead = TaskLiterals(pair for spec in specs for pair in engine._spec_sources(spec))
+        for path in memos[(pocket, task)][:2]:
+            raw = path.read_text(encoding="utf-8")
+            seg = segment(raw, (), normalize(raw))
+            fast = engine._Scan(seg, 5.0, lead)
+            with monkeypatch.context() as m:
+                m.setattr(engine._Scan, "_could_meet", lambda self, parts, terms: True)
+                plain = engine._Scan(seg, 5.0, lead)
+                want = [plain.phrase(p) for p in phrases]
+            for p, w in zip(phrases, want):
+                skipped += len(p.parts) > 1 and not fast._could_meet(p.parts, _phrase_terms(p))
+                assert fast.phrase(p) == w, (path.name, p.phrase)
+                compared += 1
+    assert compared > 5_000 and skipped > 500
+
+
+def _phrase_terms(p):
+    return engine._phrase_terms(p.phrase, len(p.parts))[0]
