@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 1af538adab6dd4d08effcf7db1b022aa456d4c24863b91bc9470688677fd2c04
+# root-sha256: 6eee2ab6f099338429a308c7b91324f86793fe594c1a0e45c48f7b1762bd0495
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 371550dc194fae54cdef67ba5e7f905cbb70e12f5900e24b460f9f7950611f2e lae.match._assertion_weights
+# module: 582fbddbb833fd576a90614656a93060425bbd40c2c2e8ac712b1404a61c9ad2 lae.match._assertion_weights
 # module: 89fb7016b5fdb49b00283dd18d3f40242aad07c71baa2f48ee950072d53c420b lae.match.assertion
-# module: eee110d63d1854e574d4878b3286d7b8280c4e1aebd85e8e46ee58b6c33ed398 lae.match.cues
-# module: 554e6f4fddf262ab1551a3bd85e665cb6e657a8bef2593a64944da58b0060d5f lae.match.engine
+# module: c794363d32c5a43c5ccc6ed225561b6aa3d4e18f79dded8fb7ddb96ad06cedfc lae.match.cues
+# module: d1c185732727a8444fb514b47137afc214c708810ab9d8e1edd18b557756c6a3 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3465,"max_over_credit":0.02,"max_under_credit":0.1,"memos":495,"met":false,"over_credit":0.021053,"under_credit":0.098655,"validation_sha256":"0f5260e94c4dedec11bbe80a2f6a16cc165578b6e1ddb91dff401d436ffe13f4"}
-# fidelity-summary: measured at 2.1% over-credit and 9.9% under-credit on 495 labelled memos (3465 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":3465,"max_over_credit":0.02,"max_under_credit":0.1,"memos":495,"met":false,"over_credit":0.021862,"under_credit":0.097309,"validation_sha256":"0f5260e94c4dedec11bbe80a2f6a16cc165578b6e1ddb91dff401d436ffe13f4"}
+# fidelity-summary: measured at 2.2% over-credit and 9.7% under-credit on 495 labelled memos (3465 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
-           "SEVERITY_LABELS", "PRIORITY_HEADING", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
+           "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT",
            "FUNCTION_WORDS", "severity_terms_for"]
 
@@ -234,6 +234,11 @@ RATING_CELL_LEVELS: dict[str, str] = {
     "l": "low", "lo": "low", "green": "low", "5": "critical", "4": "high", "3": "medium", "2": "low", "1": "low",
 }
 RATING_CELL = r"^\W*(?P<level>crit|hi|h|red|med|m|amber|lo|l|green|[1-5])(?:\s*/\s*5)?\W*$"
+# A priority column ("P", "Pri", "Priority") coded "P0"-"P4": P0 critical, P1 high, P2 medium, P3 and below low
+# (a bare number there is a rank, not a risk score, and is not read).
+PRIORITY_COLUMN = r"^\W*(?:priority|prio\.?|pri\.?|p)\W*$"
+PRIORITY_CELL = r"^\W*p(?P<level>[0-4])\W*$"
+PRIORITY_CELL_LEVELS: dict[str, str] = {"0": "critical", "1": "high", "2": "medium", "3": "low", "4": "low"}
 # A heading that groups a register's rows by urgency ("Fix now", "Fix this quarter", "Watch") rates them.
 PRIORITY_HEADING_LEVELS: dict[str, str] = {
     r"fix now|act now|(?:do|act|fix) (?:immediately|today|this week)|immediate(?: actions?| steps?)?|urgent|"

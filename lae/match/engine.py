@@ -20,8 +20,9 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (FUNCTION_WORDS, PRIORITY_HEADING, RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS,
-                            SEVERITY_LEVEL_WORDS, SEVERITY_ORDER)
+from lae.match.cues import (FUNCTION_WORDS, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
+                            RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS,
+                            SEVERITY_ORDER)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
@@ -415,7 +416,8 @@ def _rated_risk(seg: Segmented, block) -> bool:
 
 def _row_levels(seg: Segmented, block) -> list[str]:
     """The severity levels a table row states: a label in a cell ("High", "Severity: high"), or a
-    short value ("H", "Med", "Red", "4/5") in a column whose header rates ("Sev", "Risk", "I");
+    short value ("H", "Med", "Red", "4/5") in a column whose header rates ("Sev", "Risk", "I"), or a
+    priority code ("P1") in a priority column;
     failing those, the urgency of the heading its table sits under ("Fix now", "Watch")."""
     text = seg.text
     headers = seg.blocks[block.header].cells if block.header is not None else ()
@@ -428,6 +430,9 @@ def _row_levels(seg: Segmented, block) -> list[str]:
         m = None if labels else _RATING_CELL.match(cell)
         if m and _RATING_COLUMN.match(header):
             out.append(RATING_CELL_LEVELS[m.group("level")])
+        m = None if labels else _PRIORITY_CELL.match(cell)
+        if m and _PRIORITY_COLUMN.match(header):
+            out.append(PRIORITY_CELL_LEVELS[m.group("level")])
     if not out and block.header is not None and block.headings:
         heading = seg.blocks[block.headings[-1]]
         m = _PRIORITY_HEADING.match(text[heading.start:heading.end].strip(" *"))
@@ -439,6 +444,8 @@ def _row_levels(seg: Segmented, block) -> list[str]:
 _RATING_COLUMN = regex.compile(RATING_COLUMN)
 _RATING_CELL = regex.compile(RATING_CELL)
 _PRIORITY_HEADING = regex.compile(PRIORITY_HEADING)
+_PRIORITY_COLUMN = regex.compile(PRIORITY_COLUMN)
+_PRIORITY_CELL = regex.compile(PRIORITY_CELL)
 
 
 @dataclass

@@ -251,6 +251,8 @@ VERDICT_RAISED = [
     ("The Section 11.3 indemnity has to go.", "F2"),
     # a register row rated medium or above says its point is a risk
     ("| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | H |", "F2"),
+    # a priority column coded P0-P4
+    ("| Doc | Legal problem | P |\n|---|---|---|\n| Lease | Section 11.3 indemnity, tenant pays | P1 |", "F2"),
     # a register grouped under urgency headings rates its rows by the heading
     ("## Fix now\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | "
      "renegotiate |", "F2"),
@@ -268,6 +270,9 @@ VERDICT_NOT_RAISED = [
     "The renewal option and the indemnity were both reviewed. That's wrong.",
     # a row rated low says it is not much of a risk
     "| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | L |",
+    # a low priority code, and a bare number in a priority column (a rank, not a risk score)
+    "| Doc | Legal problem | P |\n|---|---|---|\n| Lease | Section 11.3 indemnity, tenant pays | P3 |",
+    "| Doc | Legal problem | Priority |\n|---|---|---|\n| Lease | Section 11.3 indemnity, tenant pays | 1 |",
     # a row under a heading of low urgency, or of no urgency, is not rated
     "## Watch\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | none |",
     "## Red flags in the record\n\n| Item | Note |\n|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share |",
