@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: e9ead45ef86373e62730500808fb87e9527a3c15192f40ea17669522a581c79b
+# root-sha256: d27c2339483331f6c5cae300883cefe9c64cd63d837b69d088c967c24faa878c
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,17 +53,17 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: 582fbddbb833fd576a90614656a93060425bbd40c2c2e8ac712b1404a61c9ad2 lae.match._assertion_weights
-# module: 89fb7016b5fdb49b00283dd18d3f40242aad07c71baa2f48ee950072d53c420b lae.match.assertion
-# module: c794363d32c5a43c5ccc6ed225561b6aa3d4e18f79dded8fb7ddb96ad06cedfc lae.match.cues
-# module: d1c185732727a8444fb514b47137afc214c708810ab9d8e1edd18b557756c6a3 lae.match.engine
+# module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
+# module: d48005692f9476da6097b9cda4d1e0d6287f1a6995ac1d217a3922dcc5ce4b8f lae.match.cues
+# module: 6a9ac76771ab1011c765a24296d6b0e841115b36ed60a39cea22bbbbce942d40 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 380b5ab9738c3dcc36ce6faca1f7b27f89dc0bed58f502970d1eb129e8199e58 lae.match.polarity
+# module: 1d8cc25d2fceba6d7bb08aa9fd31bca9a07044f7c9700b9259d1160f9f37a80f lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 303e9b41ae1be9543dbf760451ab24a1c79b16ef3296b440c891e90605f817de lae.match.segment
+# module: 9fd3b2b5806295e83e3662bd482cb09d4d99ec2b667e12bb42aced0c88e82e56 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project

@@ -23,7 +23,7 @@ from typing import Sequence
 import regex
 
 from lae.match import _assertion_weights as pinned
-from lae.match.cues import SEVERITY_LABELS, VERDICT
+from lae.match.cues import ARROW, SEVERITY_LABELS, VERDICT
 from lae.match.evidence import AssertionScore
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
@@ -179,7 +179,7 @@ class Candidate:
 def _patterns() -> dict[str, regex.Pattern]:
     out = {k: regex.compile(_B + "(?:" + "|".join(v) + ")" + _E) for k, v in _CUES.items()}
     out["severity"] = regex.compile("|".join(f"(?:{p})" for p in SEVERITY_LABELS), regex.MULTILINE)
-    out["question"] = regex.compile(r"\?(?![?!]*\s*(?:->|=>|\u2192))")  # not "NLR?? -> EEI wrong": a note's aside
+    out["question"] = regex.compile(r"\?(?![?!]*\s*" + ARROW + ")")  # not "NLR?? -> EEI wrong": a note's aside
     return out
 
 

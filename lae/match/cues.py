@@ -8,10 +8,13 @@ from __future__ import annotations
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
-           "CORRECTION_CUES_AFTER", "VERDICT",
+           "CORRECTION_CUES_AFTER", "VERDICT", "ARROW",
            "FUNCTION_WORDS", "severity_terms_for"]
 
 SEVERITY_ORDER = ("low", "medium", "high", "critical")
+# A note's arrow ("X -> Y", "=>", "→"): it ends a clause and carries the same thought on.
+ARROW = r"(?:->|=>|\u2192)"
+_NOT_A_PENALTY = r"(?! (?:of|up to|per|for each)\b)"  # "fine" the verdict, not "a fine of $500"
 
 SEVERITY_LEXICON: dict[str, tuple[str, ...]] = {
     "critical": ("critical", "severe", "most serious", "gravest", "urgent", "top priority", "highest priority",
@@ -121,8 +124,8 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated)",
     r"(?:usual|standard|customary|market) (?:terms?|practice|provisions?)",
     # a note's verdict that the point is in order: "-> fine b/c ...", "looks fine", "skip."
-    r"(?:looks?|seems?) (?:\S+ )?fine(?! (?:of|up to|per|for each)\b)", r"fine (?:as is|as it stands|for now)",
-    r"(?:->|=>|\u2192) ?fine(?! (?:of|up to|per|for each)\b)", r"(?:^|(?<=[.;:!] ))skip(?: it| this| that)?(?=[.;!]|$)",
+    r"(?:looks?|seems?) (?:\S+ )?fine" + _NOT_A_PENALTY, r"fine (?:as is|as it stands|for now)",
+    ARROW + r" ?fine" + _NOT_A_PENALTY, r"(?:^|(?<=[.;:!] ))skip(?: it| this| that)?(?=[.;!]|$)",
 )
 
 # Negators whose forward scope (a few words, within the clause) denies what follows.
@@ -248,8 +251,8 @@ PRIORITY_HEADING_LEVELS: dict[str, str] = {
     r"watch(?: ?list)?|monitor(?:ing)?|low(?: priority| risk)?|green|for information|nice to have|"
     r"priority (?:3|three)": "low",
 }
-PRIORITY_HEADING = (r"^\W*(?:\d{1,2}[.)]\s*)?(?:" + "|".join(f"(?P<{lvl}{i}>{alts})" for i, (alts, lvl)
-                    in enumerate(PRIORITY_HEADING_LEVELS.items())) + r")\W*(?:\([^)]{0,30}\))?\W*$")
+PRIORITY_HEADING = (r"^\W*(?:\d{1,2}[.)]\s*)?(?:" + "|".join(f"(?P<{lvl}>{alts})" for alts, lvl
+                    in PRIORITY_HEADING_LEVELS.items()) + r")\W*(?:\([^)]{0,30}\))?\W*$")  # the group named is the level
 SEVERITY_LABELS: tuple[str, ...] = (
     r"(?:severity|risk|rating|priority|risk level|risk rating|exposure)\s*(?:level|rating)?\s*[:=-]\s*\**\s*(?P<level>critical|high|medium|moderate|low|severe)",
     r"\(\s*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*\)",

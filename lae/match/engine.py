@@ -364,8 +364,7 @@ def _answers_objection(scan: _Scan, f: FindingSpec, m: _Matches, u: int, cue_at:
     seg = scan.seg
     unit = seg.units[u]
     clause = clause_start(seg.text, unit.start, cue_at)
-    subject = frozenset(w[:5] for p in f.subject for w in _content_words(p.phrase.lower()))
-    if not _about_something_else(seg.text, unit.start, cue_at, subject):
+    if not _about_something_else(seg.text, unit.start, cue_at, _stems(f.subject)):
         return False
     return any((max(e for _s, e in spans) <= clause or min(s for s, _e in spans) >= cue_end)
                and scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
@@ -383,11 +382,14 @@ def _content_words(text: str) -> list[str]:
     return [w for w in TOKEN_RE.findall(text) if len(w) > 2 and w not in FUNCTION_WORDS]
 
 
-def _vocabulary(f: FindingSpec) -> frozenset[str]:
-    """Five-letter stems of the content words (three letters or more) of a finding's phrases
-    (subject, problem, citations, dismissals)."""
-    phrases = (*f.subject, *f.problem, *f.citations, *f.dismissals)
+def _stems(phrases: Iterable[CompiledPhrase]) -> frozenset[str]:
+    """Five-letter stems of the content words (three letters or more) of ``phrases``."""
     return frozenset(w[:5] for p in phrases for w in _content_words(p.phrase.lower()))
+
+
+def _vocabulary(f: FindingSpec) -> frozenset[str]:
+    """The stems of a finding's phrases (subject, problem, citations, dismissals)."""
+    return _stems((*f.subject, *f.problem, *f.citations, *f.dismissals))
 
 
 def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str]) -> bool:
@@ -437,7 +439,7 @@ def _row_levels(seg: Segmented, block) -> list[str]:
         heading = seg.blocks[block.headings[-1]]
         m = _PRIORITY_HEADING.match(text[heading.start:heading.end].strip(" *"))
         if m:
-            out.append(next(name.rstrip("0123456789") for name, v in m.groupdict().items() if v))
+            out.append(m.lastgroup)
     return out
 
 

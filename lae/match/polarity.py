@@ -18,7 +18,7 @@ from typing import Sequence
 
 import regex
 
-from lae.match.cues import (ADOPTION, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
+from lae.match.cues import (ADOPTION, ARROW, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED, VERDICT)
 from lae.match.literals import Gated, gate_patterns
@@ -87,7 +87,7 @@ def _patterns() -> dict[str, regex.Pattern]:
                                       r"(?:but|however|because|since|therefore|so that|although|though|whereas)" + _E),
         # after what it qualifies, a hedge must share its clause: a conjunction starts another one
         "after_break": regex.compile(r"[;:]|\u2014| - |" + _B + r"(?:and|so|which|while|but|however|because|since|although)" + _E),
-        "clause_break": regex.compile(r"[;:]| - |\u2014|->|=>|\u2192|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
+        "clause_break": regex.compile(r"[;:]| - |\u2014|" + ARROW + "|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
     }
 
 

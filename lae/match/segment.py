@@ -19,6 +19,7 @@ from typing import Callable, Literal, Sequence
 
 import regex
 
+from lae.match.cues import ARROW
 from lae.match.normalize import NormalizedText, normalize
 
 __all__ = ["Block", "Unit", "Segmented", "segment", "blank_spans", "SMALL_SECTION_BLOCKS"]
@@ -63,7 +64,7 @@ _NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para"
 _NUMBER_NEXT = regex.compile(r"[\d(§]")
 _END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
-_ARROW_NEXT = regex.compile(r"(?:->|=>|\u2192)")
+_ARROW_NEXT = regex.compile(ARROW)
 
 
 @dataclass(frozen=True)
