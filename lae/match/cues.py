@@ -179,8 +179,10 @@ REPORTED: tuple[str, ...] = (
     r"some (?:readers|commentators|people|observers) (?:might|may|would|say|argue)", r"thinks", r"characteri[sz]e[sd]",
     # a document reciting: "the agreement provides", "Section 4.2 states", "the email says"
     r"(?:agreement|section|clause|policy|plan|contract|letter|e-?mail|memo|document|term sheet|schedule|handbook|"
-    r"minutes|deck|report|notice|offer|form|exhibit|article|resolution|charter|bylaws?|record|file|log|roster)s? "
-    r"(?:\S+ ){0,3}(?:provides?|reads|recites?|sets? out|lists|records|stipulates?|describes?)",
+    r"minutes|deck|report|notice|offer|form|exhibit|article|resolution|charter|bylaws?|record|file|log|roster|"
+    r"covenant|representation|certificate|certification|draft|application|filing|proposal)s? "
+    r"(?:\S+ ){0,3}(?:provides?|providing|reads|recites?|reciting|sets? out|setting out|lists|records|stipulates?|"
+    r"describes?|acknowledg(?:es|ing|ed)|assum(?:es|ing)|states?|stating|represents?|representing|certif(?:ies|ying))",
     r"provides? that", r"provided that",
 )
 ADOPTION: tuple[str, ...] = (
@@ -299,6 +301,10 @@ VERDICT: tuple[str, ...] = (
     r"outside (?:his|her|its|their|the|our|your) (?:\S+ )?(?:authority|power|mandate)", r"inoperative",
     r"(?:is|'s|are|'re) (?:no longer |not )operative", r"(?:is|'s|are|'re) no good",
     r"(?:won'?t|will not|doesn'?t|does not|don'?t|do not|can'?t|cannot) help",
+    # plain words for the same thing: a permission missing, a statement untrue, a warning sign
+    r"without (?:the |a |an |any )?(?:\S+ ){0,2}(?:permission|approval|licen[cs]e|authori[sz]ation|consent)s?",
+    r"untrue", r"false(?!\s+(?:positive|negative|hit|match|alarm))(?:ly)?", r"inaccurate(?:ly)?", r"misleading",
+    r"(?:a |the )?(?:classic |clear |obvious )?warning signs?", r"(?:the )?wrong call",
 )
 
 # A yes/no answer opening the sentence right after a question ("### Is the X lawful?" then

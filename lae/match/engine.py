@@ -510,12 +510,14 @@ class _FindingJudge:
     def run(self) -> None:
         seg = self.scan.seg
         for u, found in sorted(self.m.problem.items()):
-            st = self.scan.stance(u, min(s for _p, spans in found for s, _e in spans))
             hits = _hits("problem", found)
-            if not st.asserts:
+            asserted = [(p, s) for p, s in found if self.scan.stance(u, min(a for a, _b in s)).asserts]  # "X assumes A, but B"
+            if not asserted:
+                st = self.scan.stance(u, min(s for _p, spans in found for s, _e in spans))
                 self.soft_miss("not-asserted", u, hits, f"the problem is stated but not asserted ({st.kind}: {st.cue!r})",
                                str(st.kind), f"{st.kind}: {st.cue}")
                 continue
+            found = asserted
             block = seg.units[u].block
             rated = _rated_risk(seg, seg.blocks[block])
             live = found if rated else [(p, s) for p, s in found if not _phrase_negated(self.scan, p, u, s)]

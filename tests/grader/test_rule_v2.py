@@ -39,6 +39,8 @@ NOT_RAISED = [
     # a chronology row and a glossary line
     "## Chronology\n\n| Date | Event |\n|---|---|\n| June 30, 2025 | renewal option deadline lapses unless notice is served |",
     "## Glossary\n\n- Renewal option: the right in Section 9.1, whose deadline could lapse.",
+    # a document's own statement, recited
+    "The draft covenant acknowledging that Section 11.3 is a broad-form indemnity was circulated on May 2.",
     # someone else's view, not adopted
     "Operations says the renewal notice deadline will not lapse before the autumn.",
     "Counsel for the landlord takes the view that Section 11.3 is a broad-form indemnity.",
@@ -256,6 +258,9 @@ VERDICT_RAISED = [
     # a register grouped under urgency headings rates its rows by the heading
     ("## Fix now\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | "
      "renegotiate |", "F2"),
+    # plain words: a permission missing, a statement untrue
+    ("The landlord imposed the Section 11.3 indemnity without the tenant's approval.", "F2"),
+    ("The landlord's summary of the Section 11.3 indemnity is misleading.", "F2"),
     # a list item that rates its point medium or above is the verdict, like a rated row ("sev hi" is a rating)
     ("## Landlord\n\n- Drafted the Section 11.3 indemnity for the landlord's benefit. Risk: high.", "F2"),
     ("- Section 11.3 indemnity in the landlord's favour — sev hi — renegotiate", "F2"),
