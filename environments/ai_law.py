@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 2379813b126349d8a64f59471f0bb433204184dd27d9a2db95464a0b90505a28
+# root-sha256: acffa2bf49d7148c861ebc709428b2bc9f5e168e03b77f617112da61f104ae17
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -57,7 +57,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d48005692f9476da6097b9cda4d1e0d6287f1a6995ac1d217a3922dcc5ce4b8f lae.match.cues
 # module: 6a9ac76771ab1011c765a24296d6b0e841115b36ed60a39cea22bbbbce942d40 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
+# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3465,"max_over_credit":0.02,"max_under_credit":0.1,"memos":495,"met":true,"over_credit":0.018806,"under_credit":0.078501,"validation_sha256":"8121204d11e38e5e5a824da6cf7e3aa91d63966eb0b898959d78ee76c6c444b0"}
-# fidelity-summary: measured at 1.9% over-credit and 7.9% under-credit on 495 labelled memos (3465 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":true,"over_credit":0.017544,"under_credit":0.083368,"validation_sha256":"4ade585ca13079a8cb32ec80383e1fa1c94b555e5cf211c8f4a4ed969786d5d7"}
+# fidelity-summary: measured at 1.8% over-credit and 8.3% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

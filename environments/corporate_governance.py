@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: d27c2339483331f6c5cae300883cefe9c64cd63d837b69d088c967c24faa878c
+# root-sha256: 937b6f3827116537d8045cf0dd0bcf6b746d56f631ef9d000d54a5b8e1c702ff
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -57,7 +57,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d48005692f9476da6097b9cda4d1e0d6287f1a6995ac1d217a3922dcc5ce4b8f lae.match.cues
 # module: 6a9ac76771ab1011c765a24296d6b0e841115b36ed60a39cea22bbbbce942d40 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
+# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3465,"max_over_credit":0.02,"max_under_credit":0.1,"memos":495,"met":false,"over_credit":0.025265,"under_credit":0.113047,"validation_sha256":"19e60e2bd325ce366fac85a701c9f9d059b85796d5cf481ab6f4e9d154598b33"}
-# fidelity-summary: measured at 2.5% over-credit and 11.3% under-credit on 495 labelled memos (3465 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":false,"over_credit":0.025076,"under_credit":0.111111,"validation_sha256":"09230a0dbead97a1e0d01a4d002439b8dbd8432a559b9cace73f85a970aaf7ea"}
+# fidelity-summary: measured at 2.5% over-credit and 11.1% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
