@@ -11,14 +11,22 @@ module ``lae/match/_assertion_weights.py`` (hashed into the grader identity with
 module). Prints leave-one-matter-out over-/under-credit per memo kind and macro F1, rule alone
 against rule + layer, and the in-sample figures.
 
-    python bench/train_assertion.py [--memos DIR ...] [--check]
+    python bench/train_assertion.py [--memos DIR ...] [--check [--sample TASK ...]]
 
 Training data (the default): the project's validation batches on main (memo ids A–G,
 A2–G2, ..., A6–G6, A8–G9, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
 and ``../shared/fidelity``. Other batches (A10–G10, ...) are held out: they measure the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
-``--check`` regenerates the module in memory and exits 1 if it differs from the file.
+A training run also writes every (memo, finding) row, features and label, to
+``bench/assertion_rows.jsonl`` (one canonical JSON object per line; numbers only, no memo text).
+
+``--check`` re-extracts every row with the grader as it is, refits with the pinned policy, and
+exits 1 if the rows differ from the rows file or the module from the file (~4 minutes).
+``--check --sample TASK`` re-extracts only the named matters' rows (every memo of theirs, the
+development set's included), compares them with the rows file, and refits from the rows file: the
+test suite's check (a grader change that moves any feature of the sampled matters fails it; the
+full check runs as its own CI step).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the key compiled in memory)
 
+from lae.canonical import canonical_bytes, parse_json_strict  # noqa: E402
 from lae.grader.deliverables import read_deliverable  # noqa: E402
 from lae.fsio import atomic_write  # noqa: E402
 from lae.match import _assertion_weights as pinned  # noqa: E402
@@ -51,8 +60,9 @@ from lae.project import Project  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
+ROWS_FILE = ROOT / "bench" / "assertion_rows.jsonl"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
-TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"))  # batches 1-6, 8-15 and G7
+TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16"))  # batches 1-6, 8-16 and G7
 L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
 NEWTON_STEPS = 30
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
@@ -146,13 +156,15 @@ def _folder_memos(root: Path):
             yield pocket, task, f"{root.name}/{kind}", kind, sorted((folder / kind).glob("*.docx")), lab
 
 
-def collect(roots: list[str], project: Project) -> tuple[list[Row], float]:
+def collect(roots: list[str], project: Project, matters: frozenset[str] | None = None) -> tuple[list[Row], float]:
     """One row per (memo, finding); features only where the rule credits. Returns rows and the
-    mean analysis time per memo (ms)."""
+    mean analysis time per memo (ms). ``matters``: only these tasks' memos."""
     rows: list[Row] = []
     elapsed, memos = 0.0, 0
     sources = [_project_memos(project), *(_folder_memos(Path(r)) for r in roots)]
     for pocket, task, memo, kind, files, lab in (m for source in sources for m in source):
+        if matters is not None and task not in matters:
+            continue
         ctx = _context(project, pocket, task)
         for path in files:
             text = read_deliverable(path, path.name).text or ""
@@ -324,6 +336,52 @@ def digest(rows: list[Row]) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def rows_bytes(rows: list[Row]) -> bytes:
+    """The rows file: one canonical JSON object per row, in collection order."""
+    return b"".join(canonical_bytes({"matter": r.matter, "kind": r.kind, "memo": r.memo, "finding": r.finding,
+                                     "raised": r.raised, "rule_credit": r.rule_credit,
+                                     "features": list(r.features)}) + b"\n" for r in rows)
+
+
+def read_rows(path: Path = ROWS_FILE) -> list[Row]:
+    """The rows a training run wrote (``rows_bytes``)."""
+    if not path.is_file():
+        raise SystemExit(f"{path}: missing; run `python bench/train_assertion.py` to write it")
+    rows = []
+    for n, line in enumerate(path.read_bytes().splitlines(), 1):
+        try:
+            d = parse_json_strict(line)
+            rows.append(Row(d["matter"], d["kind"], d["finding"], d["raised"], d["rule_credit"],
+                            tuple(float(x) for x in d["features"]), d["memo"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"{path}:{n}: not a row ({exc}); rerun `python bench/train_assertion.py`") from exc
+    return rows
+
+
+def check(roots: list[str], project: Project, sample: list[str] | None, rows_file: Path = ROWS_FILE) -> int:
+    """Re-extract the rows (all, or the sampled matters'), compare them with the rows file, refit
+    with the pinned policy from the rows file and compare the module. 0 if both agree."""
+    stored = read_rows(rows_file)
+    unknown = sorted(set(sample or ()) - {r.matter for r in stored})
+    if unknown:
+        raise SystemExit(f"--sample {', '.join(unknown)}: no rows of that matter in {rows_file}")
+    fresh, _ = collect(roots, project, frozenset(sample) if sample else None)
+    expected = [r for r in stored if not sample or r.matter in sample]
+    if fresh != expected:
+        first = next((i for i, (a, b) in enumerate(zip(fresh, expected)) if a != b), min(len(fresh), len(expected)))
+        print(f"{rows_file}: differs from a fresh extraction ({len(fresh)} rows against {len(expected)}; "
+              f"first difference at row {first} of the {'sample' if sample else 'file'})")
+        return 1
+    policy = Policy(pinned.VETO_SCOPE, _rescue_set_named(pinned.RESCUE_REASONS), pinned.THRESHOLD,
+                    pinned.RESCUE_THRESHOLD, pinned.UNMARKED_THRESHOLD)
+    train = _train_rows(stored, policy.key)
+    text = module_text(fit([r.features for r in train], [r.raised for r in train]), policy, stored)
+    same = WEIGHTS_MODULE.read_text(encoding="utf-8") == text
+    print(f"rows up to date ({len(fresh)} re-extracted)")
+    print("weights module up to date" if same else f"{WEIGHTS_MODULE}: differs from a fresh training run")
+    return 0 if same else 1
+
+
 def _rescue_set_named(reasons: tuple[str, ...]) -> str:
     return next(name for name, members in RESCUE_SETS.items() if tuple(members) == tuple(reasons))
 
@@ -361,18 +419,19 @@ def main() -> int:
                         help="refit with the pinned scope, rescue set and thresholds; exit 1 if the weights would change")
     parser.add_argument("--policy", help="force the veto scope and rescue set, e.g. 'marked,stance' (thresholds "
                         "are still chosen by leave-one-matter-out)")
+    parser.add_argument("--sample", action="append", metavar="TASK",
+                        help="with --check: re-extract only this matter's rows (repeatable)")
+    parser.add_argument("--rows", metavar="FILE", help="with --check: compare with this rows file (default: "
+                        "bench/assertion_rows.jsonl)")
     args = parser.parse_args()
-    rows, ms = collect(args.memos or list(DEFAULT_MEMOS), Project.at(None))
+    if (args.sample or args.rows) and not args.check:
+        parser.error("--sample and --rows go with --check")
+    roots = args.memos or list(DEFAULT_MEMOS)
+    if args.check:  # the pinned policy (chosen by a full run) refitted: rows and weights must be the same
+        return check(roots, Project.at(None), args.sample, Path(args.rows) if args.rows else ROWS_FILE)
+    rows, ms = collect(roots, Project.at(None))
     print(f"{len(rows)} (memo, finding) pairs, {sum(r.rule_credit for r in rows)} rule-credited, "
           f"{sum(r.soft for r in rows)} soft candidates; analysis {ms:.0f} ms/memo")
-    if args.check:  # the pinned policy (chosen by a full run) refitted: the weights must be the same
-        policy = Policy(pinned.VETO_SCOPE, _rescue_set_named(pinned.RESCUE_REASONS), pinned.THRESHOLD,
-                        pinned.RESCUE_THRESHOLD, pinned.UNMARKED_THRESHOLD)
-        train = _train_rows(rows, policy.key)
-        text = module_text(fit([r.features for r in train], [r.raised for r in train]), policy, rows)
-        same = WEIGHTS_MODULE.read_text(encoding="utf-8") == text
-        print("weights module up to date" if same else f"{WEIGHTS_MODULE}: differs from a fresh training run")
-        return 0 if same else 1
     keys = [tuple(args.policy.split(","))] if args.policy else POLICIES
     cv = {key: lomo(rows, key) for key in keys}
     policy = choose_policy(rows, cv)
@@ -395,7 +454,8 @@ def main() -> int:
     for name, val in sorted(zip(FEATURE_NAMES, w[1:]), key=lambda t: -abs(t[1])):
         print(f"  {name:26} {val:+.3f}")
     atomic_write(WEIGHTS_MODULE, text.encode("utf-8"))
-    print(f"wrote {WEIGHTS_MODULE.relative_to(ROOT)}")
+    atomic_write(ROWS_FILE, rows_bytes(rows))
+    print(f"wrote {WEIGHTS_MODULE.relative_to(ROOT)} and {ROWS_FILE.relative_to(ROOT)}")
     return 0
 
 

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: acffa2bf49d7148c861ebc709428b2bc9f5e168e03b77f617112da61f104ae17
+# root-sha256: cd6ee8a2a2aede44439361191662b260ca44b83c0fc8a13ce595e51ba4734c98
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,36 +52,36 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 582fbddbb833fd576a90614656a93060425bbd40c2c2e8ac712b1404a61c9ad2 lae.match._assertion_weights
+# module: 2ef6131e27c6c58d30038eff1fb2528acaafde8277c9ebd66eecfa8e329e839d lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: d48005692f9476da6097b9cda4d1e0d6287f1a6995ac1d217a3922dcc5ce4b8f lae.match.cues
-# module: 6a9ac76771ab1011c765a24296d6b0e841115b36ed60a39cea22bbbbce942d40 lae.match.engine
+# module: 785a0c83d686e5c9011a7e841820e5124347d3712360857d598d62dc48ed7dab lae.match.cues
+# module: 263a5dbce47c560948b4e691d8da8eb8b83e57e2f3b7d3cd113b81ed4db771db lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
+# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 1d8cc25d2fceba6d7bb08aa9fd31bca9a07044f7c9700b9259d1160f9f37a80f lae.match.polarity
+# module: 8eaba097df2f8a922446ccc78297020322df85d6e007b127b87b616ba8db91e3 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 9fd3b2b5806295e83e3662bd482cb09d4d99ec2b667e12bb42aced0c88e82e56 lae.match.segment
+# module: 41dc40a323b757159ca337a1f88647576b4b918e7bf3555c3cee94b61bea6c4c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
+# module: afd671fc69e8c3746aa0fd6a3f7973cca0d314eb10102ef9d28c143b8be0f417 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":true,"over_credit":0.017544,"under_credit":0.083368,"validation_sha256":"4ade585ca13079a8cb32ec80383e1fa1c94b555e5cf211c8f4a4ed969786d5d7"}
-# fidelity-summary: measured at 1.8% over-credit and 8.3% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":true,"over_credit":0.018307,"under_credit":0.074614,"validation_sha256":"4ade585ca13079a8cb32ec80383e1fa1c94b555e5cf211c8f4a4ed969786d5d7"}
+# fidelity-summary: measured at 1.8% over-credit and 7.5% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# af1b875a3338ed86ea05f6be48a94440f28e3a5b79d483f1ad37ccc449c328e3  anchors/ai-law/ai-cloud-training-004.anchors.json
-# 5f37e7cf0908f57714b2ea5113a313759c8036782756daa6e7d756572a8ad179  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# 37cd9adb040bd523f2ada88e368e76ae465571fc162020c4a2be11cf19a374b4  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# cba3cfa4eaafa3f90d9d84a2805acb8a16c7bc635d0103f59719dd060e3be318  anchors/ai-law/ai-model-export-005.anchors.json
-# cde767936f753ca9cb012f45aff7636011969c43d4f1c91a61a848524e7fb299  anchors/ai-law/ai-orion-compute-001.anchors.json
+# 9569784569d91eee1df3aad5c99547b3c65878d72d67b1afc88acc1a795aadf5  anchors/ai-law/ai-cloud-training-004.anchors.json
+# 663aec32a56171d161f9b093a68099e7734e81e063fdff04e149c73cace4ddd0  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# ead87eae58ee06e3c05e15bdd5f9abcc4dd219a9dddad63fee33ae40708c885f  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# 743296aab0244840e97ff9d01d70f8691089fc636f98c3ddeb80b85b2ac4a9f8  anchors/ai-law/ai-model-export-005.anchors.json
+# d3ebe002cd9d4a27deb06eacf9ba68b69323b11a869d7b589444c89e9d2b6a61  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 937b6f3827116537d8045cf0dd0bcf6b746d56f631ef9d000d54a5b8e1c702ff
+# root-sha256: dd47e2af0c3ee23878350adde53db70b93720c917b9589c40083ba804bd60d75
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,36 +52,36 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 582fbddbb833fd576a90614656a93060425bbd40c2c2e8ac712b1404a61c9ad2 lae.match._assertion_weights
+# module: 2ef6131e27c6c58d30038eff1fb2528acaafde8277c9ebd66eecfa8e329e839d lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: d48005692f9476da6097b9cda4d1e0d6287f1a6995ac1d217a3922dcc5ce4b8f lae.match.cues
-# module: 6a9ac76771ab1011c765a24296d6b0e841115b36ed60a39cea22bbbbce942d40 lae.match.engine
+# module: 785a0c83d686e5c9011a7e841820e5124347d3712360857d598d62dc48ed7dab lae.match.cues
+# module: 263a5dbce47c560948b4e691d8da8eb8b83e57e2f3b7d3cd113b81ed4db771db lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
+# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 1d8cc25d2fceba6d7bb08aa9fd31bca9a07044f7c9700b9259d1160f9f37a80f lae.match.polarity
+# module: 8eaba097df2f8a922446ccc78297020322df85d6e007b127b87b616ba8db91e3 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 9fd3b2b5806295e83e3662bd482cb09d4d99ec2b667e12bb42aced0c88e82e56 lae.match.segment
+# module: 41dc40a323b757159ca337a1f88647576b4b918e7bf3555c3cee94b61bea6c4c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
+# module: afd671fc69e8c3746aa0fd6a3f7973cca0d314eb10102ef9d28c143b8be0f417 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":false,"over_credit":0.025076,"under_credit":0.111111,"validation_sha256":"09230a0dbead97a1e0d01a4d002439b8dbd8432a559b9cace73f85a970aaf7ea"}
-# fidelity-summary: measured at 2.5% over-credit and 11.1% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":false,"over_credit":0.028116,"under_credit":0.09482,"validation_sha256":"09230a0dbead97a1e0d01a4d002439b8dbd8432a559b9cace73f85a970aaf7ea"}
+# fidelity-summary: measured at 2.8% over-credit and 9.5% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 4a6ca73fe69ee86ed7981793c57843179e2ed39cad8702d27495691895c957c8  anchors/corporate-governance/evergreen-controller-002.anchors.json
-# 277e85cac94aea9a63792798f42e2de83ea57edfd7814e2f68f35ae126e8ada7  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# 1e2d44b9288692a9191f82b7e9ed1746fce36ccc30a344c4d676067d6f789c0b  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# a5f473ef9e82726adc701cf60851833f2f67daca9d624476c05ff9419d2bd7b8  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# 323c949a81e931b546d9d20ac27ad6ee16cfcc7b945e4ad3c7cdb2df6e8daa11  anchors/corporate-governance/solstice-committee-005.anchors.json
+# ea840fcfcf27958dd6159928dfa994bdad2a1ec706fa74465b32cf48256d2fd5  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# db30173fc0072161b241ccfa463bb8b3b222ba30e46ba4d7fa089ae0f9fbcebf  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# 89ea305733dec45ba51d09842298634c617680ade21fe3ccb9469ec3781bc447  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# 1ef2185014e9b12109e2110f1a07bad19105a4c5121a55d3320dbd6adcffdb5d  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# 12b2cc1e3b9adc1589f49a9d3e802d7079d545e3abe2e7f8870b503e2446f27c  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf

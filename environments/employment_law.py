@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 50be7e222520064defe68f48ddc5f87fd123a8bcd3016dfcb35a05791b4931e6
+# root-sha256: df7d1230e92c361c270c225412e09d88713f3e48e68c333e88a46e10e5ba9d78
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,36 +52,36 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 582fbddbb833fd576a90614656a93060425bbd40c2c2e8ac712b1404a61c9ad2 lae.match._assertion_weights
+# module: 2ef6131e27c6c58d30038eff1fb2528acaafde8277c9ebd66eecfa8e329e839d lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: d48005692f9476da6097b9cda4d1e0d6287f1a6995ac1d217a3922dcc5ce4b8f lae.match.cues
-# module: 6a9ac76771ab1011c765a24296d6b0e841115b36ed60a39cea22bbbbce942d40 lae.match.engine
+# module: 785a0c83d686e5c9011a7e841820e5124347d3712360857d598d62dc48ed7dab lae.match.cues
+# module: 263a5dbce47c560948b4e691d8da8eb8b83e57e2f3b7d3cd113b81ed4db771db lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
+# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 1d8cc25d2fceba6d7bb08aa9fd31bca9a07044f7c9700b9259d1160f9f37a80f lae.match.polarity
+# module: 8eaba097df2f8a922446ccc78297020322df85d6e007b127b87b616ba8db91e3 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 9fd3b2b5806295e83e3662bd482cb09d4d99ec2b667e12bb42aced0c88e82e56 lae.match.segment
+# module: 41dc40a323b757159ca337a1f88647576b4b918e7bf3555c3cee94b61bea6c4c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: 546b26cb77e95580988195ec18a9a99b99faaeec0ad839fac458f8fb5eedd91b lae.match.terms
+# module: afd671fc69e8c3746aa0fd6a3f7973cca0d314eb10102ef9d28c143b8be0f417 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":false,"over_credit":0.021244,"under_credit":0.104097,"validation_sha256":"800704166e63ae56112bea9154abd5cf0c66e27a09135ec35adc1b74e21ffb7b"}
-# fidelity-summary: measured at 2.1% over-credit and 10.4% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":false,"over_credit":0.031108,"under_credit":0.0949,"validation_sha256":"800704166e63ae56112bea9154abd5cf0c66e27a09135ec35adc1b74e21ffb7b"}
+# fidelity-summary: measured at 3.1% over-credit and 9.5% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# 2ce893553e54da80e955d6e68641b75a065f89389e483db6d372b653249d7a7e  anchors/employment-law/atlas-noncompete-001.anchors.json
-# 90c10cda887b28c2e53fecbad9120bf67f9613eabe9a8c01d4567f1a71d930db  anchors/employment-law/brightline-overtime-002.anchors.json
-# 480089bb848611294cf0c5dd661a212b2cb8c2317ecb4765fcb73051569c90b9  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# 5b96a56d5b5ad37a4983348ed82935f9b6cd10fed5941bd054c63f21f9f9712e  anchors/employment-law/delta-warn-004.anchors.json
-# 3b6b0645b470acfee16b6539587dd048b22c207d3caec4fbbd38d2e7513517e6  anchors/employment-law/ember-contractor-005.anchors.json
+# d0cd12de3bddc5c532c84b9af8f6ad49eb1ebd5dfb0d789d30f1e5f55caf7b5f  anchors/employment-law/atlas-noncompete-001.anchors.json
+# ca54f29d30f74bb8dd8dcb589eac159ef4b8816cf48559394142d87264bacf7d  anchors/employment-law/brightline-overtime-002.anchors.json
+# de03af981dfb55dea57d51d805c14943d0cf0f984c10db45ff66a21e151c7593  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 1c90491b7754eb7cd8f454b4ae8c3f7fab55cd3479cc8825f6983870f7eb2fc0  anchors/employment-law/delta-warn-004.anchors.json
+# cea88da439f30dd23bbaafd863fa91f46ee85161383f34d4c72c57ea4f0a59d8  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx

@@ -8,7 +8,8 @@ from __future__ import annotations
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
-           "CORRECTION_CUES_AFTER", "VERDICT", "ARROW",
+           "CORRECTION_CUES_AFTER", "VERDICT", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
+           "QUESTION_MODAL",
            "FUNCTION_WORDS", "severity_terms_for"]
 
 SEVERITY_ORDER = ("low", "medium", "high", "critical")
@@ -297,3 +298,29 @@ VERDICT: tuple[str, ...] = (
     r"(?:is|'s|are|'re) (?:no longer |not )operative", r"(?:is|'s|are|'re) no good",
     r"(?:won'?t|will not|doesn'?t|does not|don'?t|do not|can'?t|cannot) help",
 )
+
+# A yes/no answer opening the sentence right after a question ("### Is the X lawful?" then
+# "Answer: No."; "Is 6/16 notice enough? No. (Critical.)"). Which answer finds a problem depends
+# on what the question asks: whether something is in order (QUESTION_IN_ORDER, or a question
+# opening with "can"/"may": "No" finds it) or whether something is wrong (QUESTION_WRONG: "Yes"
+# finds it). A question of neither kind or of both ("Does this affect the 8-K?"), or with a
+# negation, finds nothing from its answer (SPEC section 3, "Answered questions").
+ANSWER = (r"\W*(?:(?:short |brief |quick |the )?answer|a\d{0,2}|response|conclusion|verdict|bottom line)?"
+          r"[\s*:.\u2014-]{0,4}(?P<answer>no|yes)(?=\s*(?:[.,;:!)(*\u2014-]|$))")
+QUESTION_IN_ORDER: tuple[str, ...] = (
+    r"lawful(?:ly)?", r"legal(?:ly)?", r"valid(?:ly)?", r"enforceable", r"compliant", r"compl(?:y|ies)", r"permitted",
+    r"permissible", r"allowed", r"correct(?:ly)?", r"accurate(?:ly)?", r"right", r"sound", r"adequate(?:ly)?",
+    r"sufficient(?:ly)?", r"enough", r"proper(?:ly)?", r"followed", r"meets?", r"satisf(?:y|ies|ied)",
+    r"qualif(?:y|ies|ied)", r"exempt", r"effective(?:ly)?", r"timely", r"consistent", r"reasonable", r"authori[sz]ed",
+    r"(?:have|has|had) (?:the )?(?:authority|power|right)", r"works?", r"hold(?: up)?", r"survive", r"bind",
+    r"protect(?:ed|s)?", r"cover(?:ed|s)?", r"in order", r"on track", r"safe", r"fine", r"ok(?:ay)?", r"go ahead",
+    r"proceed",
+)
+QUESTION_WRONG: tuple[str, ...] = (
+    r"unlawful(?:ly)?", r"illegal(?:ly)?", r"invalid", r"void", r"unenforceable", r"violat\S*", r"breach\S*",
+    r"infring\S*", r"liab\S*", r"risks?", r"exposure", r"problem\S*", r"issues?", r"concerns?", r"defect\S*",
+    r"deficien\S*", r"requir\S*", r"needs?", r"must", r"owe[ds]?", r"trigger\S*", r"appl(?:y|ies)", r"penalt\S*",
+    r"red flags?", r"wrong(?:ly)?", r"mistaken", r"improper(?:ly)?", r"late", r"retaliat\S*", r"discriminat\S*",
+    r"misclassif\S*", r"unauthori[sz]ed", r"unlicen[cs]ed", r"worry", r"worried",
+)
+QUESTION_MODAL = r"\W*(?:q\d{1,2}\W+|\d{1,2}[.):]\s*)?(?:can|may|could)(?![\p{L}])"

@@ -28,7 +28,7 @@ from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
-                                stance, verdict_cue)
+                                stance, verdict_cue, answer_verdict)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
@@ -534,9 +534,12 @@ class _FindingJudge:
         seg = self.scan.seg
         unit = seg.units[u]
         block = seg.blocks[unit.block]
-        if block.kind == "heading" or block.section == "recital":
+        if block.section == "recital":
             return
-        cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit)
+        if block.kind == "heading":  # a heading concludes only as a question answered, with analysis under it
+            cue = _answered(seg, u) if self._heading_backed(block.index) else None
+        else:
+            cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit) or _answered(seg, u)
         if cue is None or not self.scan.stance(u, cue[0]).asserts:
             return
         scope = self.scan.units_of(_discussion(seg, block.index, wide=False)) | {u}
@@ -590,10 +593,19 @@ class _FindingJudge:
         self.candidates.append(_Candidate(self.f.id, u, block, score, hits))
 
 
+def _answered(seg: Segmented, u: int) -> tuple[int, int, str] | None:
+    """The yes or no opening ``u`` that answers the question just before it by finding a problem."""
+    if u == 0:
+        return None
+    q, a = seg.units[u - 1], seg.units[u]
+    return answer_verdict(seg.text, (q.start, q.end), (a.start, a.end))
+
+
 def _verdicts(judges: dict[str, _FindingJudge]) -> None:
     """Offer each sentence with a verdict in general words and no key problem phrase to the one
     finding whose subject it names most (distinct subject phrases; a tie names no one finding).
-    A short or anaphoric sentence ("That's backwards.") speaks of what its block named before it."""
+    A short or anaphoric sentence ("That's backwards.") speaks of what its block named before it;
+    an answer ("Answer: No.") of what its question named."""
     named: dict[int, dict[str, set[str]]] = {}
     for fid, j in judges.items():
         for u, found in j.m.subject.items():
@@ -605,13 +617,19 @@ def _verdicts(judges: dict[str, _FindingJudge]) -> None:
     for u in sorted(set(named) | {u + 1 for u in named if u + 1 < len(seg.units)}):
         if u in worded:
             continue
-        counts = _named_before(seg, u, named) if _continues(seg, u) else named.get(u, {})
+        answers = u - 1 in named and _answered(seg, u) is not None
+        if answers:
+            counts = {fid: found | named.get(u, {}).get(fid, set()) for fid, found in named[u - 1].items()}
+        else:
+            counts = _named_before(seg, u, named) if _continues(seg, u) else named.get(u, {})
         if not counts:
             continue
         top = max(len(v) for v in counts.values())
         best = [fid for fid, v in counts.items() if len(v) == top]
         if len(best) == 1 and not judges[best[0]].candidates:
-            judges[best[0]].verdict(u, sorted(x for x in named if seg.units[x].block == seg.units[u].block and x <= u))
+            naming = [u - 1] if answers else []
+            naming += [x for x in named if seg.units[x].block == seg.units[u].block and x <= u]
+            judges[best[0]].verdict(u, sorted(set(naming)))
 
 
 VERDICT_FOLLOW_WORDS = 8  # a sentence this short (or opening with "that", "this", ...) continues the one before

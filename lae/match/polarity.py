@@ -18,14 +18,15 @@ from typing import Sequence
 
 import regex
 
-from lae.match.cues import (ADOPTION, ARROW, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
+from lae.match.cues import (ADOPTION, ANSWER, ARROW, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
-                            HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS, REPORTED, VERDICT)
+                            HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS,
+                            QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, VERDICT)
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds", "clause_start",
-           "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "minimized_before",
+           "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "answer_verdict", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
 NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words (and the same clause);
@@ -80,6 +81,8 @@ def _patterns() -> dict[str, regex.Pattern]:
         "definition": _alt(DEFINITION),
         "escalation": _alt(ESCALATION_V2),
         "verdict": _alt(VERDICT),
+        "in_order": _alt(QUESTION_IN_ORDER),
+        "wrong": _alt(QUESTION_WRONG),
         "correction": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES)),
         "correction_after": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES_AFTER)),
         "we": _alt((r"we", r"our", r"us", r"i", r"this memo", r"in our")),
@@ -337,6 +340,28 @@ def verdict_cue(text: str, start: int, end: int) -> tuple[int, int, str] | None:
             continue
         return m.start(), m.end(), m.group(0)
     return None
+
+
+_ANSWER = regex.compile(ANSWER)
+_QUESTION_MODAL = regex.compile(QUESTION_MODAL)
+
+
+def answer_verdict(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[int, int, str] | None:
+    """The yes or no that opens the unit ``answer`` when it answers the question ``question`` (the
+    unit before it) so as to find a problem: "No" to whether something is in order, "Yes" to
+    whether something is wrong. None for any other answer or question, or a negated question."""
+    m = _ANSWER.match(text, *answer)
+    q_start, q_end = question
+    if m is None or not text[q_start:q_end].rstrip(" *\"')").endswith("?"):
+        return None
+    cues = _cues()
+    if cues["negator"].search(text, q_start, q_end):
+        return None
+    in_order = bool(cues["in_order"].search(text, q_start, q_end) or _QUESTION_MODAL.match(text, q_start, q_end))
+    if in_order == bool(cues["wrong"].search(text, q_start, q_end)) or (m["answer"] == "no") != in_order:
+        return None
+    asked = "in order" if in_order else "wrong"
+    return m.start("answer"), m.end("answer"), f"{m['answer']!r} to whether it is {asked}"
 
 
 def correction_around(text: str, start: int, pos: int, pos_end: int, end: int) -> str | None:

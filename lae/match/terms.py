@@ -10,8 +10,10 @@ folded, quotes and dashes unified, single spaces). Tolerated variants:
 * money ($58,000 / $58K / 58,000 dollars / $58 thousand; $1.2 million / $1,200,000 / $1.2M);
 * percentages (20% / 20 percent / 20 per cent);
 * sections (Section 4.2 / § 4.2 / Sec. 4.2 / §4.2);
-* dates (March 3, 2025 / 3 March 2025 / 2025-03-03 / 3/3/2025 / Mar. 3, 2025) and
-  month-year forms;
+* dates (March 3, 2025 / 3 March 2025 / 2025-03-03 / 3/3/2025 / Mar. 3, 2025), also without
+  the year (March 3 / 3/3) unless another year follows, and month-year forms;
+* a note's shorthand for common words of legal writing (``SHORTHAND``: "bd resos" for
+  "board resolutions", "mgmt", "agmt", "w/o");
 * digit grouping (1,200 / 1200).
 
 No generated pattern can match a line break, so no match crosses a paragraph.
@@ -151,15 +153,18 @@ def _parse_date(atom: str) -> _dt.date:
 
 
 def _date_pattern(atom: str) -> str:
+    """A date in its written forms; the year may be left out (a matter's dates fall within a
+    year or so of each other), but not replaced by another year."""
     date = _parse_date(atom)
     mon = _month_alternatives(date.month)
     day = r"0?" + str(date.day) if date.day < 10 else str(date.day)
     ordinal = r"(?:st|nd|rd|th)?"
+    year = rf"(?:,? {date.year}(?!\d)|(?!,? ?\d))"
     forms = [
-        rf"{mon} {day}{ordinal},? {date.year}",
-        rf"{day}{ordinal} (?:of )?{mon},? {date.year}",
+        rf"{mon} {day}{ordinal}{year}",
+        rf"{day}{ordinal} (?:of )?{mon}{year}",
         rf"{date.year}-{date.month:02d}-{date.day:02d}",
-        rf"0?{date.month}/{day}/(?:{date.year}|{date.year % 100:02d})\b",
+        rf"(?<![\d/.])0?{date.month}/{day}(?:/(?:{date.year}|{date.year % 100:02d})\b|(?![/\d]))",
     ]
     return "(?:" + "|".join(forms) + ")"
 
@@ -193,7 +198,28 @@ def _inflect(word: str) -> str:
     return regex.escape(word) + r"(?:s|es|ed|ing|'s|s'|er|ers" + double + r")?"
 
 
+# Shorthand a busy writer uses for common words of legal writing, each matched beside the word.
+SHORTHAND: dict[str, tuple[str, ...]] = {
+    "agreement": ("agmt", "agrmt"), "approximately": ("approx",), "board": ("bd",), "committee": ("cttee", "cmte"),
+    "company": ("co",), "corporation": ("corp",), "department": ("dept",), "director": ("dir",),
+    "directors": ("dirs",), "document": ("doc",), "documents": ("docs",), "employee": ("ee",), "employees": ("ees",),
+    "government": ("govt",), "independent": ("indep",), "information": ("info",), "license": ("lic",),
+    "licence": ("lic",), "management": ("mgmt", "mgt"), "number": ("no",), "requirement": ("req't", "reqt", "reqmt"),
+    "representation": ("rep",), "representations": ("reps",), "resolution": ("reso", "res"),
+    "resolutions": ("resos", "res"), "stockholder": ("s/h",), "stockholders": ("s/hs", "s/h"),
+    "shareholder": ("s/h",), "shareholders": ("s/hs", "s/h"), "transaction": ("txn",), "without": ("w/o",),
+    "because": ("b/c",),
+}
+
+
 def _word_pattern(word: str) -> str:
+    short = SHORTHAND.get(word)
+    if short:
+        return "(?:" + "|".join([_prefixed(word), *(regex.escape(w) for w in short)]) + ")"
+    return _prefixed(word)
+
+
+def _prefixed(word: str) -> str:
     for prefix in PREFIXES:
         if word.startswith(prefix) and len(word) - len(prefix) >= 4 and word.isalpha():
             return regex.escape(prefix) + r"[ -]?" + _inflect(word[len(prefix):])
@@ -299,6 +325,14 @@ def _kept(word: str) -> str:
 
 def _word_literals(word: str) -> list[str]:
     """Literals of one word of a term, as :func:`_word_pattern` compiles it."""
+    short = SHORTHAND.get(word)
+    if short:  # a run every form starts with, inside one token
+        head = _common_prefix([_prefixed_literals(word)[0], *(regex.match(r"[\p{L}\p{N}]*", w).group(0) for w in short)])
+        return [head] if head else []
+    return _prefixed_literals(word)
+
+
+def _prefixed_literals(word: str) -> list[str]:
     for prefix in PREFIXES:
         if word.startswith(prefix) and len(word) - len(prefix) >= 4 and word.isalpha():
             return [prefix, _kept(word[len(prefix):])]
@@ -352,7 +386,7 @@ def _atom_literals(kind: str | None, atom: str) -> list[str]:
             date = _parse_date(atom)
         except ValueError:  # compiled word by word
             return [x for w in regex.findall(r"\p{L}+|\p{N}+", atom) for x in _word_literals(w)]
-        return [str(date.day), f"{date.year % 100:02d}"]
+        return [str(date.day)]
     if kind == "monthyear":
         name, year = atom.replace(",", "").split()
         return [year, _MONTH_ABBR[_MONTHS.index(name)]]

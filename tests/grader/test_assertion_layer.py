@@ -232,11 +232,29 @@ def test_tiered_policy_vetoes_unmarked_credits_only_below_its_lower_threshold():
 SHARED_FIDELITY = ROOT.parent / "shared" / "fidelity"
 
 
+# One matter of each pocket (every memo of theirs, the development set's included) is re-extracted;
+# the full re-extraction of every row is its own CI step (.ci/run: train_assertion.py --check).
+SAMPLED_MATTERS = ("ember-contractor-005", "ai-gpu-reseller-003", "solstice-committee-005")
+
+
 @pytest.mark.skipif(not SHARED_FIDELITY.is_dir(), reason=f"the development set {SHARED_FIDELITY} is not present")
 def test_pinned_weights_match_a_fresh_training_run():
-    got = subprocess.run([sys.executable, str(TRAIN), "--check"], capture_output=True, text=True, cwd=ROOT)
+    sample = [a for m in SAMPLED_MATTERS for a in ("--sample", m)]
+    got = subprocess.run([sys.executable, str(TRAIN), "--check", *sample], capture_output=True, text=True, cwd=ROOT)
     assert got.returncode == 0, got.stdout + got.stderr
-    assert "weights module up to date" in got.stdout
+    assert "rows up to date" in got.stdout and "weights module up to date" in got.stdout
+
+
+@pytest.mark.skipif(not SHARED_FIDELITY.is_dir(), reason=f"the development set {SHARED_FIDELITY} is not present")
+def test_the_check_fails_when_a_stored_row_differs_from_a_fresh_extraction(tmp_path):
+    rows = (ROOT / "bench" / "assertion_rows.jsonl").read_bytes().splitlines(keepends=True)
+    target = next(i for i, line in enumerate(rows) if b'"matter":"ember-contractor-005"' in line and b'"raised":true' in line)
+    rows[target] = rows[target].replace(b'"raised":true', b'"raised":false')
+    (tmp_path / "rows.jsonl").write_bytes(b"".join(rows))
+    got = subprocess.run([sys.executable, str(TRAIN), "--check", "--sample", "ember-contractor-005",
+                          "--rows", str(tmp_path / "rows.jsonl")], capture_output=True, text=True, cwd=ROOT)
+    assert got.returncode == 1, got.stdout + got.stderr
+    assert "differs from a fresh extraction" in got.stdout
 
 
 def test_weights_are_part_of_the_grader_identity():

@@ -256,6 +256,12 @@ VERDICT_RAISED = [
     # a register grouped under urgency headings rates its rows by the heading
     ("## Fix now\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | "
      "renegotiate |", "F2"),
+    # a question answered so as to find a problem: "No" to whether it is in order, "Yes" to whether it is wrong
+    ("### Is the Section 11.3 indemnity enforceable as drafted?\nAnswer: No.\nThe landlord drafted it.", "F2"),
+    ("**2. Can the client live with the Section 11.3 indemnity? No. (High.)**\n"
+     "The landlord drafted the Section 11.3 indemnity for its own benefit.", "F2"),
+    ("### Does the Section 11.3 indemnity need renegotiating?\nAnswer: Yes, with a caveat.\nIt is the landlord's form.",
+     "F2"),
 ]
 
 VERDICT_NOT_RAISED = [
@@ -276,6 +282,15 @@ VERDICT_NOT_RAISED = [
     # a row under a heading of low urgency, or of no urgency, is not rated
     "## Watch\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | none |",
     "## Red flags in the record\n\n| Item | Note |\n|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share |",
+    # an answer that finds nothing: "Yes" to whether it is in order, "No" to whether it is wrong, an answer to a
+    # question of neither kind or of both, or to a negated question
+    "### Is the Section 11.3 indemnity enforceable?\nAnswer: Yes.\nThe landlord drafted it.",
+    "- *Is the Section 11.3 indemnity a problem?* No. It is the landlord's standard form.",
+    # an answered question in a heading with nothing under it that discusses the subject
+    "**2. Can the client live with the Section 11.3 indemnity? No. (High.)**\nThe landlord drafted it.",
+    "**Does the Section 11.3 indemnity affect the budget?** No. It is the landlord's standard form.",
+    "### Is the Section 11.3 indemnity enforceable, or is it a problem?\nAnswer: No.\nThe landlord drafted it.",
+    "### Isn't the Section 11.3 indemnity enforceable?\nAnswer: No.\nThe landlord drafted it.",
     # "has to go" as a route, not a verdict
     "The Section 11.3 indemnity has to go through the landlord's lender first.",
 ]

@@ -88,3 +88,28 @@ def test_required_literals_are_in_every_match():
 ])
 def test_initialisms_of_capitalised_names(phrase, expected):
     assert initialism(phrase) == expected
+
+
+def _finds(term: str, text: str) -> bool:
+    return compiled_pattern(term_regex(term)).search(normalize(text).text) is not None
+
+
+@pytest.mark.parametrize("text", ["notice by Aug 18", "starts 8/18 with no contingency", "on 18 August",
+                                  "August 18th", "8/18/25", "August 18, 2025"])
+def test_a_date_is_found_without_its_year(text):
+    assert _finds("August 18, 2025", text)
+
+
+@pytest.mark.parametrize("text", ["August 18, 2024", "8/18/2024", "18/8/18", "a ratio of 28/18", "Aug 18 2026"])
+def test_a_date_with_another_year_or_inside_another_number_is_not(text):
+    assert not _finds("August 18, 2025", text)
+
+
+@pytest.mark.parametrize(("term", "text"), [
+    ("board resolutions", "5/6 bd resos reserve reject power"), ("management rollover", "the mgmt rollover"),
+    ("side letter without board approval", "side letter w/o bd approval"), ("license requirement", "lic req't"),
+])
+def test_a_notes_shorthand_for_common_words_is_found(term, text):
+    assert _finds(term, text)
+    literals = required_literals(term)
+    assert all(any(lit in tok for tok in TOKEN_RE.findall(normalize(text).text)) for lit in literals), literals

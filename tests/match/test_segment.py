@@ -121,3 +121,18 @@ def test_a_line_with_fewer_than_three_clock_times_stays_one_block(line):
 def test_a_notes_arrow_and_shorthand_do_not_end_a_sentence(text, units):
     seg = segment(text)
     assert [seg.text[u.start:u.end] for u in seg.units] == units
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    ("**2. Can the client proceed? No. (High.)**", "**2. can the client proceed?"),
+    ("Q1. Is the notice enough? No.", "q1. is the notice enough?"),
+    ("iv. The notice is late. Serve it.", "iv. the notice is late."),
+])
+def test_an_enumerator_in_bold_or_after_a_label_does_not_end_a_sentence(text, first):
+    seg = segment(text)
+    assert seg.text[seg.units[0].start:seg.units[0].end] == first
+
+
+def test_a_sentence_ending_in_a_number_still_ends():
+    seg = segment("The notice went out on day 2. Serve it again.")
+    assert [seg.text[u.start:u.end] for u in seg.units] == ["the notice went out on day 2.", "serve it again."]
