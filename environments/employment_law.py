@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: df7d1230e92c361c270c225412e09d88713f3e48e68c333e88a46e10e5ba9d78
+# root-sha256: a9abd9770ab444443204b5201bbbebed8c099826c83ce8e2b3a720c4fc1afaee
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -57,7 +57,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 785a0c83d686e5c9011a7e841820e5124347d3712360857d598d62dc48ed7dab lae.match.cues
 # module: 263a5dbce47c560948b4e691d8da8eb8b83e57e2f3b7d3cd113b81ed4db771db lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
+# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
