@@ -63,6 +63,7 @@ WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
 ROWS_FILE = ROOT / "bench" / "assertion_rows.jsonl"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
 TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16"))  # batches 1-6, 8-16 and G7
+OVER_TARGET, UNDER_TARGET = 0.02, 0.10  # the fidelity targets the thresholds are chosen against
 L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
 NEWTON_STEPS = 30
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
@@ -271,8 +272,10 @@ def macro_f1(a: dict[str, int]) -> float:
 
 
 def _balanced_error(rows: list[Row], probs: dict[int, float], policy: Policy) -> float:
+    """Over- and under-credit, each in units of its target (issue 13: at most 2% over, 10% under):
+    a point of over-credit costs five of under-credit, as the targets weigh them."""
     a = _sum(tally(rows, probs, policy))
-    return a["over"] / max(1, a["neg"]) + a["under"] / max(1, a["pos"])
+    return a["over"] / max(1, a["neg"]) / OVER_TARGET + a["under"] / max(1, a["pos"]) / UNDER_TARGET
 
 
 def _train_rows(rows: list[Row], key: tuple[str, str]) -> list[Row]:

@@ -229,7 +229,8 @@ ESCALATION_V2: tuple[str, ...] = (
 )
 # Severity written as a label: "Severity: High", "(critical)", "Risk: high", "High -".
 SEVERITY_LEVEL_WORDS: dict[str, str] = {"critical": "critical", "high": "high", "medium": "medium",
-                                         "moderate": "medium", "low": "low", "severe": "critical"}
+                                         "moderate": "medium", "low": "low", "severe": "critical",
+                                         "crit": "critical", "hi": "high", "med": "medium", "lo": "low"}
 # A table column that rates each row ("Severity", "Risk", "Rating", "Sev", "Impact", "RAG", or a one-letter
 # "I"/"L" likelihood-impact pair), and the short values a busy writer puts in it: "H", "Med", "Red", "4/5".
 RATING_COLUMN = r"^\W*(?:severity|sev\.?|risk(?: level| rating| score)?|rating|rag|impact|likelihood|exposure|i|l)\W*$"
@@ -259,6 +260,7 @@ SEVERITY_LABELS: tuple[str, ...] = (
     r"\(\s*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*\)",
     r"^\W*(?P<level>critical|high|medium|moderate|low|severe)(?: risk| severity| priority)?\s*(?:[:.\u2014|-]|$)",
     r"(?P<level>critical|high|medium|moderate|low|severe)[- ](?:risk|severity|priority|exposure)",
+    r"(?<![\p{L}])sev(?:erity)?\.?\s*[:=-]?\s*(?P<level>crit|hi|med|lo)(?![\p{L}])",  # a note's "sev hi", "sev: med"
 )
 
 # A verdict in general words: the memo says that what the sentence names is legally wrong without

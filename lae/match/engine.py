@@ -321,7 +321,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     for f in spec.findings:
         for u, found in matches[f.id].dismissal.items():
             unit = seg.units[u]
-            if seg.blocks[unit.block].kind == "row" and _rated_risk(seg, seg.blocks[unit.block]):
+            if _rated_risk(seg, seg.blocks[unit.block]):
                 continue
             live = [p for p, spans in found if scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
                     and _close_together(seg.text, spans)
@@ -336,8 +336,8 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         if not cue or (block.section != "declined" and scan.stance(u.index, cue_at).kind in (
                 "reported", "question", "hedge", "hypothetical")):
             continue
-        if block.kind == "row" and _rated_risk(seg, block):
-            continue  # a row that rates the point medium or above asserts it; its "irrelevant" answers an objection
+        if _rated_risk(seg, block):
+            continue  # a row or item that rates the point medium or above asserts it; its "irrelevant" answers an objection
         named = [f.id for f in spec.findings if u.index in matches[f.id].subject or u.index in matches[f.id].problem]
         if not named:
             same_block = scan.units_of([u.block])
@@ -402,14 +402,21 @@ def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozen
 
 
 def _rating_verdict(seg: Segmented, block, unit) -> tuple[int, int, str] | None:
-    """A table row that rates its point medium or above says it is a risk: the row is the verdict."""
-    level = _risk_level(seg, block) if block.kind == "row" else None
-    return (unit.start, unit.end, f"a row rated {level}") if level else None
+    """A table row or list item that rates its point medium or above says it is a risk: it is the verdict."""
+    level = _risk_level(seg, block)
+    return (unit.start, unit.end, f"{'a row' if block.kind == 'row' else 'an item'} rated {level}") if level else None
 
 
 def _risk_level(seg: Segmented, block) -> str | None:
-    """The first level of medium or above that a table row states, if any."""
-    return next((level for level in _row_levels(seg, block) if level in ("medium", "high", "critical")), None)
+    """The first level of medium or above that a table row or a list item states, if any."""
+    levels = _row_levels(seg, block) if block.kind == "row" else _item_levels(seg, block) if block.kind == "item" else ()
+    return next((level for level in levels if level in ("medium", "high", "critical")), None)
+
+
+def _item_levels(seg: Segmented, block) -> list[str]:
+    """The severity levels a list item states as labels ("Risk: high", "sev hi", "(critical)")."""
+    text = seg.text[block.start:block.end].strip(" *")
+    return [SEVERITY_LEVEL_WORDS[m.group("level")] for pat in _label_patterns() for m in pat.finditer(text)]
 
 
 def _rated_risk(seg: Segmented, block) -> bool:
@@ -510,7 +517,7 @@ class _FindingJudge:
                                str(st.kind), f"{st.kind}: {st.cue}")
                 continue
             block = seg.units[u].block
-            rated = seg.blocks[block].kind == "row" and _rated_risk(seg, seg.blocks[block])
+            rated = _rated_risk(seg, seg.blocks[block])
             live = found if rated else [(p, s) for p, s in found if not _phrase_negated(self.scan, p, u, s)]
             if not live:
                 cue = _phrase_negated(self.scan, found[0][0], u, found[0][1])
@@ -550,7 +557,11 @@ class _FindingJudge:
         self.candidates.append(_Candidate(self.f.id, u, block.index, 1, hits))
 
     def _citation_asserted(self, u: int) -> bool:
-        """A citation alone is a problem only beside the subject and violation language in its unit."""
+        """A citation alone is a problem only beside the subject and violation language in its unit,
+        or in a row or list item that rates its point medium or above and names the subject."""
+        block = self.scan.seg.blocks[self.scan.seg.units[u].block]
+        if _rated_risk(self.scan.seg, block):
+            return bool(self.scan.units_of([block.index]) & set(self.m.subject))
         if u not in self.m.subject:
             return False
         unit = self.scan.seg.units[u]

@@ -34,7 +34,7 @@ NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
 
-_LIST_SPLIT = regex.compile(r",|\s(?:and|or)\s")
+_LIST_SPLIT = regex.compile(r"(?<!\d),|,(?!\d)|\s(?:and|or)\s")  # not the comma of "$7,500"
 _SENTENCE_END = regex.compile(r"[.!?](?:\s|$)")
 _AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
 _ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
@@ -126,10 +126,17 @@ _PREDICATE_MARK = regex.compile(r"[:;=\u2014]| - ")
 def is_keyword_list(text: str) -> bool:
     """A bare list of terms: five or more comma-separated segments, mostly short, and almost no
     function words, or eight or more (six or more per sentence), mostly short, with few (terse
-    notes with dashes, semicolons and parentheses are not lists)."""
+    notes with dashes, semicolons and parentheses are not lists). A text that opens with a clause
+    (six words or more, numbers aside, with a function word among them, before the first comma and
+    with no colon) is a sentence ending in an enumeration ("Salary in all markets is below the
+    floors in California ($68,640), Washington ..."), not a list; the comma of a grouped number
+    ("$7,500") separates nothing."""
     tokens = TOKEN_RE.findall(text)
     segments = [s for s in _LIST_SPLIT.split(text) if s.strip()]
     if len(segments) < 5 or len(tokens) < 8:
+        return False
+    lead = _words(segments[0])
+    if ":" not in segments[0] and len(lead) >= 6 and any(t in FUNCTION_WORDS for t in lead):
         return False
     short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 5)
     function = sum(1 for t in tokens if t in FUNCTION_WORDS and t not in ("and", "or"))
@@ -138,6 +145,11 @@ def is_keyword_list(text: str) -> bool:
             and function <= 0.2 * len(tokens):
         return True  # a long run of short comma-separated items: an inventory, not an analysis
     return short >= 0.7 * len(segments) and function <= 0.12 * len(tokens)
+
+
+def _words(text: str) -> list[str]:
+    """The tokens of ``text`` that are not bare numbers."""
+    return [t for t in TOKEN_RE.findall(text) if not t.isdigit()]
 
 
 def _governs(text: str, cue_end: int, pos: int) -> bool:

@@ -256,6 +256,9 @@ VERDICT_RAISED = [
     # a register grouped under urgency headings rates its rows by the heading
     ("## Fix now\n\n| Item | Why | Action |\n|---|---|---|\n| Section 11.3 indemnity | tenant pays landlord's share | "
      "renegotiate |", "F2"),
+    # a list item that rates its point medium or above is the verdict, like a rated row ("sev hi" is a rating)
+    ("## Landlord\n\n- Drafted the Section 11.3 indemnity for the landlord's benefit. Risk: high.", "F2"),
+    ("- Section 11.3 indemnity in the landlord's favour — sev hi — renegotiate", "F2"),
     # a question answered so as to find a problem: "No" to whether it is in order, "Yes" to whether it is wrong
     ("### Is the Section 11.3 indemnity enforceable as drafted?\nAnswer: No.\nThe landlord drafted it.", "F2"),
     ("**2. Can the client live with the Section 11.3 indemnity? No. (High.)**\n"
@@ -291,6 +294,9 @@ VERDICT_NOT_RAISED = [
     "**Does the Section 11.3 indemnity affect the budget?** No. It is the landlord's standard form.",
     "### Is the Section 11.3 indemnity enforceable, or is it a problem?\nAnswer: No.\nThe landlord drafted it.",
     "### Isn't the Section 11.3 indemnity enforceable?\nAnswer: No.\nThe landlord drafted it.",
+    # a list item rated low is not a verdict; neither is an unrated one
+    "## Landlord\n\n- Drafted the Section 11.3 indemnity for the landlord's benefit. Risk: low.",
+    "## Landlord\n\n- Drafted the Section 11.3 indemnity for the landlord's benefit.",
     # "has to go" as a route, not a verdict
     "The Section 11.3 indemnity has to go through the landlord's lender first.",
 ]

@@ -112,3 +112,26 @@ def test_governing_negation_and_double_negation():
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text
     assert bool(dismissal_cue(text, 0, len(text))) is dismisses
+
+
+@pytest.mark.parametrize("text", [
+    # a sentence that ends in an enumeration of figures
+    "single $47,000 salary in all markets is below 2025 state exempt floors in california ($68,640), washington "
+    "($77,968.80) and new york ($64,350 downstate; $60,405.80 upstate).",
+    "timeline sets a 48-hour signing window with no extensions; fails il 14-day review and attorney-advice "
+    "requirement, co 14-day separate notice, ma 10 business days, me 3 business days.",
+    # the comma of a grouped number does not separate items
+    "s.6 aclp stay-or-pay - $7,500 vs $1,150 actual cost, no proration, hits laid-off staff; final-pay deduction "
+    "breaches flsa free-and-clear. high.",
+])
+def test_a_sentence_that_ends_in_an_enumeration_is_not_a_bare_list(text):
+    assert not is_keyword_list(text)
+
+
+@pytest.mark.parametrize("text", [
+    "asms, duties test, 19.8%, executive exemption, misclassified, $47,000, california, washington, new york, "
+    "salary floor, deductions, 541.602, fluctuating workweek, key holders, off the clock",
+    "harrow county, harrow county action, c.a. no. 2024-0598, june 10, 2024, pending litigation, diane okoro, mootness",
+])
+def test_a_comma_list_of_terms_is_a_bare_list(text):
+    assert is_keyword_list(text)
