@@ -14,6 +14,8 @@ would time those caches, not the scoring of a new rollout.
   30,000 words over that at 3,000 (1.00 = linear; below 1, fixed costs are amortised);
 * the median CPU time of each stage for the 3,000-word memo, and the share of each module
   (cProfile; a C call such as a regex search is charged to the module that called it);
+* the CPU spent in the garbage collector per memo, at the default thresholds and as the batch
+  commands run (``lae.parallel.batch_collector``);
 * ``lae score --runs`` with -j 1 and -j 2 as a user runs it (a new process): the start-up
   (process start, imports, freeze gate, document index, pattern compilation; timed on a
   folder of one rollout) apart from the throughput after start-up (the extra rollouts of
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import json
 import pstats
 import resource
@@ -48,6 +51,7 @@ from lae.grader.score import TaskContext, prepare_task, score_files, score_reads
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
 from lae.match.segment import segment
+from lae.parallel import batch_collector
 from lae.project import Project
 
 LENGTHS = (1000, 3000, 10000, 30000)
@@ -134,6 +138,35 @@ def stages(ctx: TaskContext, paths: list[Path], repeat: int) -> None:
         print(f"  {timed(fn, repeat)[1] * 1000:7.1f} ms CPU  {name}")
     result = score_reads(ctx, [reads[0]])
     print(f"  {timed(lambda i: result.model_dump_json(), repeat)[1] * 1000:7.1f} ms CPU  result serialisation (JSON)")
+
+
+def collections(ctx: TaskContext, paths: list[Path], repeat: int) -> None:
+    """CPU spent in the garbage collector per memo scored (score_files), at the interpreter's
+    default thresholds and under :func:`lae.parallel.batch_collector` (what ``lae score --runs``
+    and ``lae fidelity`` run their jobs under); memos of their own for each (``paths``: 2 * ``repeat``)."""
+    spent = [0.0, 0.0]  # total, started at
+
+    def track(phase: str, _info: dict) -> None:
+        if phase == "start":
+            spent[1] = time.process_time()
+        else:
+            spent[0] += time.process_time() - spent[1]
+
+    def per_memo(chunk: list[Path]) -> float:
+        spent[0] = 0.0
+        for path in chunk:
+            score_files(ctx, [path])
+        return spent[0] / len(chunk) * 1000
+
+    gc.callbacks.append(track)
+    try:
+        default = per_memo(paths[:repeat])
+        with batch_collector():
+            batch = per_memo(paths[repeat:])
+    finally:
+        gc.callbacks.remove(track)
+    print(f"  {default:7.1f} ms CPU  garbage collection at the default thresholds ({batch:.1f} ms under "
+          f"lae.parallel.batch_collector, as in lae score --runs)")
 
 
 def _module(filename: str) -> str:
@@ -225,6 +258,7 @@ def main() -> None:
         by_length(ctx, {words: memos(words, args.repeat) for words in LENGTHS}, args.repeat)
         print("where the time goes (3,000 words):")
         stages(ctx, memos(3000, 2 * args.repeat, first=100), args.repeat)
+        collections(ctx, memos(3000, 2 * args.repeat, first=500), args.repeat)
         by_module(ctx, memos(3000, args.repeat, first=200))
         batch(project, memos(3000, args.rollouts, first=300), ctx.anchors.task_id, tmpdir)
 

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: dd47e2af0c3ee23878350adde53db70b93720c917b9589c40083ba804bd60d75
+# root-sha256: 3f84b98c284e7de4b20b5d68aae77b4b80fa317dcad769341c814840b1b9df72
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 2ef6131e27c6c58d30038eff1fb2528acaafde8277c9ebd66eecfa8e329e839d lae.match._assertion_weights
+# module: fd15079743958134f0095f43f50f57ffdf941b31ec8b665d9374c1f38504f861 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: 785a0c83d686e5c9011a7e841820e5124347d3712360857d598d62dc48ed7dab lae.match.cues
-# module: 263a5dbce47c560948b4e691d8da8eb8b83e57e2f3b7d3cd113b81ed4db771db lae.match.engine
+# module: acc14683841d4a34f53f9a40ad959c4aecde6a88c4df4bc772a95c816356f73c lae.match.cues
+# module: 377bcf731430daa630a8e20ddafccf7b63a8a56fe860ffd81f31970eff454012 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: c30c32e37a3125fe0207fd6f5a95d6e65b3190c2644e91958bb4f632dd5d9f51 lae.match.literals
+# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 8eaba097df2f8a922446ccc78297020322df85d6e007b127b87b616ba8db91e3 lae.match.polarity
+# module: 0cba1790fd36e5ce2b28e09e57ee88dc4a944a9274194d0386c4075e7e153dd1 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 41dc40a323b757159ca337a1f88647576b4b918e7bf3555c3cee94b61bea6c4c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":false,"over_credit":0.028116,"under_credit":0.09482,"validation_sha256":"09230a0dbead97a1e0d01a4d002439b8dbd8432a559b9cace73f85a970aaf7ea"}
-# fidelity-summary: measured at 2.8% over-credit and 9.5% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":false,"over_credit":0.016717,"under_credit":0.112782,"validation_sha256":"09230a0dbead97a1e0d01a4d002439b8dbd8432a559b9cace73f85a970aaf7ea"}
+# fidelity-summary: measured at 1.7% over-credit and 11.3% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -252,6 +252,10 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
         if nxt in _CHARACTER_ESCAPES:  # a line break or a tab: that one character
             ch = frozenset([_CHARACTER_ESCAPES[nxt]])
             return _Read(ch, ch, prefix=ch), i + 2
+        code = _HEX_ESCAPE.match(src, i)
+        if code:  # \xhh, \uhhhh, \Uhhhhhhhh: that one character ("\u2192" in an arrow cue)
+            ch = frozenset([_hex_char(code)])
+            return _Read(ch, ch, prefix=ch), code.end()
         if nxt.isascii() and nxt.isalnum():
             j = _skip_escape(src, i)
             return (_ZERO if nxt in "bBAZzGmM" else _NOTHING), j
@@ -272,6 +276,12 @@ def _atom(src: str, i: int) -> tuple[_Read, int]:
 
 
 _CHARACTER_ESCAPES = {"n": "\n", "t": "\t"}
+_HEX_ESCAPE = regex.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))")
+
+
+def _hex_char(code: regex.Match) -> str:
+    """The character a hexadecimal escape (a :data:`_HEX_ESCAPE` match) stands for."""
+    return chr(int(next(g for g in code.groups() if g is not None), 16))
 
 
 def _group(src: str, i: int) -> tuple[_Read, int]:
@@ -341,7 +351,8 @@ def never_spans_line(source: str) -> bool:
     finds exactly what a search of the whole text finds on that line."""
     if _FLAG_GROUP.search(source):
         return False
-    rest = _LINE_SAFE_ESCAPE.sub("", source)
+    rest = _HEX_ESCAPE.sub(lambda m: "" if _hex_char(m).isprintable() else m.group(0), source)  # not a break: safe
+    rest = _LINE_SAFE_ESCAPE.sub("", rest)
     return not _LINE_UNSAFE.search(rest)
 
 

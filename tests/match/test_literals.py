@@ -89,7 +89,8 @@ def test_generated_texts_from_the_cue_words(data):
     line breaks: every cue, over the whole text and over random stretches of it."""
     literal = st.sampled_from(sorted({x for g in _cues().values() for x in (g.literals or ())}))
     piece = (literal | literal | st.sampled_from(_WORDS) | st.sampled_from(_WORDS).map(lambda w: w[: len(w) // 2])
-             | st.sampled_from([",", ".", ";", ":", " - ", "\u2014", "'", '"', "?", "|", "(", ")", "1", "s"]))
+             | st.sampled_from([",", ".", ";", ":", " - ", "\u2014", "'", '"', "?", "|", "(", ")", "1", "s", "->", "\u2192",
+                               "fine", "of"]))
     line = st.lists(piece, max_size=14).map(lambda ps: " ".join(ps))
     text = "\n".join(data.draw(st.lists(line, min_size=1, max_size=5), label="lines"))
     start = data.draw(st.integers(0, len(text)), label="start")
@@ -100,7 +101,7 @@ def test_generated_texts_from_the_cue_words(data):
 
 
 def test_the_reader_refuses_what_it_does_not_know():
-    for source in (r"(?i)risk", r"ris(?i:k)", r"\d+", r"a*", r"(?:ab){0,2}", r"(?:ab)+", r"\x41bc", r"\101bc",
+    for source in (r"(?i)risk", r"ris(?i:k)", r"\d+", r"a*", r"(?:ab){0,2}", r"(?:ab)+", r"\x{41}bc", r"\101bc",
                    r"(a)\1", r"\L<words>", r"(?(1)a|b)", r"a|", r"[[:alpha:]]x", r"ab{e<=1}", "r\\"):
         assert required_any(source) is None, source
     assert Gated(regex.compile("risk", regex.IGNORECASE)).literals is None
@@ -115,6 +116,19 @@ def test_the_reader_spells_out_optional_pieces_and_skips_assertions():
     assert required_any(r"not (?:\S+ ){0,2}(?:issue|risk)s?") in ({"not "}, {"issue", "risk"})
     assert required_any(r"\bwe\b|us") == {"we", "us"}
     assert required_any(r"(?:ab|abc)d") == {"abd", "abcd"}
+
+
+def test_hexadecimal_escapes_are_the_characters_they_name():
+    """``\\u2192`` (an arrow cue) is read as the arrow, so the dismissal cues, which hold one, are gated."""
+    assert required_any(r"\x41bc") == {"Abc"}
+    assert required_any(r"(?:->|\u2192) ?fine") == {"->fine", "-> fine", "\u2192fine", "\u2192 fine"}
+    assert required_prefix(r"\U0001F600x") == {"\U0001F600x"}
+    assert never_spans_line(r"a\u2192b") and not never_spans_line(r"a\u2028b") and not never_spans_line(r"a\x0ab")
+    dismissal = _cues()["dismissal"]
+    assert dismissal.literals and dismissal._start_slot is not None
+    text = "Late notice -> fine.\nThe \u2192 fine print. \u2192fine up to 10.\n=> fine"
+    assert [m.group(0) for m in dismissal.finditer(text)] == [m.group(0) for m in dismissal.pattern.finditer(text)]
+    assert dismissal.count(text) == len(dismissal.pattern.findall(text)) >= 2
 
 
 def test_line_safety():
