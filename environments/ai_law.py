@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 28abb4cc028c95ac6b04d6ef4e234867850d474523b3b6d70f688fc55a09b462
+# root-sha256: b41c9d3a87e3a2cfd1b4c6c114683c59739f6a6a1dd3b841be6435f053f75af2
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: fd15079743958134f0095f43f50f57ffdf941b31ec8b665d9374c1f38504f861 lae.match._assertion_weights
+# module: 9907af22030aea8fd513c6944f938ef27b29218fd1acf859d76efa742b198032 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: acc14683841d4a34f53f9a40ad959c4aecde6a88c4df4bc772a95c816356f73c lae.match.cues
-# module: 377bcf731430daa630a8e20ddafccf7b63a8a56fe860ffd81f31970eff454012 lae.match.engine
+# module: 319f3317fdc52530000983ad142ac6649154b18c77ef853667972974509fc428 lae.match.cues
+# module: 1cc35797d4ce28a4cdf284f57d0a8d675022b0cc72691c69b5904d587b6df793 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":3710,"max_over_credit":0.02,"max_under_credit":0.1,"memos":530,"met":true,"over_credit":0.012967,"under_credit":0.095873,"validation_sha256":"4ade585ca13079a8cb32ec80383e1fa1c94b555e5cf211c8f4a4ed969786d5d7"}
-# fidelity-summary: measured at 1.3% over-credit and 9.6% under-credit on 530 labelled memos (3710 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":4200,"max_over_credit":0.02,"max_under_credit":0.1,"memos":600,"met":false,"over_credit":0.010731,"under_credit":0.103728,"validation_sha256":"78d83eccbaa99953ff5437afeea058923d6bcfa770ede95618594bdf04a654ad"}
+# fidelity-summary: measured at 1.1% over-credit and 10.4% under-credit on 600 labelled memos (4200 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
