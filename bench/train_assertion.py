@@ -13,9 +13,9 @@ against rule + layer, and the in-sample figures.
 
     python bench/train_assertion.py [--memos DIR ...] [--check [--sample TASK ...]]
 
-Training data (the default): the project's validation batches on main (memo ids A–G,
-A2–G2, ..., A6–G6, A8–G9, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
-and ``../shared/fidelity``. Other batches (A10–G10, ...) are held out: they measure the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
+Training data (the default): the validation batches named in ``TRAIN_IDS`` (memo ids A–G,
+A2–G2, ..., A6–G6, A8–G8, ..., and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
+and ``../shared/fidelity``. A batch kept off main (a branch ``holdout-batch<n>``) is held out: it measures the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
 A training run also writes every (memo, finding) row, features and label, to

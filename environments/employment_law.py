@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 739c4c1dcaabeaccfbbab30e1fc278235d5738499cee7dbc0fbac1546e40f16a
+# root-sha256: bd34e30f99cefd2a022e79b657fc841c32edecfbb69d7bbf137fe9cb7368f5b4
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -54,16 +54,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: 9907af22030aea8fd513c6944f938ef27b29218fd1acf859d76efa742b198032 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: 319f3317fdc52530000983ad142ac6649154b18c77ef853667972974509fc428 lae.match.cues
+# module: 38638c2b985c5467a024e782593775e2033c309cfcf1d74124a7052dbad2ce7e lae.match.cues
 # module: 1cc35797d4ce28a4cdf284f57d0a8d675022b0cc72691c69b5904d587b6df793 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 0cba1790fd36e5ce2b28e09e57ee88dc4a944a9274194d0386c4075e7e153dd1 lae.match.polarity
+# module: cc3a98fcde9f02d11777398d8413331f05d8f1c3cdc4dd0bbb2377b8dcd91cee lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 41dc40a323b757159ca337a1f88647576b4b918e7bf3555c3cee94b61bea6c4c lae.match.segment
+# module: 1dbfe933b44ca6dff2d45c6dd9e9af743e765c5cfc80ca0fa50ca7e744f1d34b lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: afd671fc69e8c3746aa0fd6a3f7973cca0d314eb10102ef9d28c143b8be0f417 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project

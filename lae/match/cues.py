@@ -230,15 +230,15 @@ ESCALATION_V2: tuple[str, ...] = (
     r"problematic", r"vulnerab\S*", r"escalat\S*",
 )
 # Severity written as a label: "Severity: High", "(critical)", "Risk: high", "High -".
+_SHORT_LEVELS: dict[str, str] = {"crit": "critical", "hi": "high", "med": "medium", "lo": "low"}  # "sev hi", a cell "Med"
 SEVERITY_LEVEL_WORDS: dict[str, str] = {"critical": "critical", "high": "high", "medium": "medium",
-                                         "moderate": "medium", "low": "low", "severe": "critical",
-                                         "crit": "critical", "hi": "high", "med": "medium", "lo": "low"}
+                                         "moderate": "medium", "low": "low", "severe": "critical", **_SHORT_LEVELS}
 # A table column that rates each row ("Severity", "Risk", "Rating", "Sev", "Impact", "RAG", or a one-letter
 # "I"/"L" likelihood-impact pair), and the short values a busy writer puts in it: "H", "Med", "Red", "4/5".
 RATING_COLUMN = r"^\W*(?:severity|sev\.?|risk(?: level| rating| score)?|rating|rag|impact|likelihood|exposure|i|l)\W*$"
 RATING_CELL_LEVELS: dict[str, str] = {
-    "crit": "critical", "h": "high", "hi": "high", "red": "high", "m": "medium", "med": "medium", "amber": "medium",
-    "l": "low", "lo": "low", "green": "low", "5": "critical", "4": "high", "3": "medium", "2": "low", "1": "low",
+    **_SHORT_LEVELS, "h": "high", "red": "high", "m": "medium", "amber": "medium", "l": "low", "green": "low",
+    "5": "critical", "4": "high", "3": "medium", "2": "low", "1": "low",
 }
 RATING_CELL = r"^\W*(?P<level>crit|hi|h|red|med|m|amber|lo|l|green|[1-5])(?:\s*/\s*5)?\W*$"
 # A priority column ("P", "Pri", "Priority") coded "P0"-"P4": P0 critical, P1 high, P2 medium, P3 and below low

@@ -171,6 +171,11 @@ def _reported(text: str, start: int, end: int, pos: int) -> str | None:
     return None
 
 
+def _asks(unit: str) -> bool:
+    """The unit is a question: it ends with "?" (before closing marks and quotes)."""
+    return unit.rstrip(" *\"')").endswith("?")
+
+
 def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool = False) -> Stance:
     """Classify the unit ``text[start:end]`` (normalized text) as it bears on what starts at
     ``pos`` (default: the whole unit): hedges, hypotheticals and reports count when they
@@ -178,7 +183,7 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
     pats, cues = _patterns(), _cues()
     pos = end if pos is None else pos
     unit = text[start:end]
-    if unit.rstrip(" *\"')").endswith("?"):
+    if _asks(unit):
         return Stance("question", "?")
     for kind in ("hedge", "hypothetical"):
         for m in cues[kind].finditer(text, start, end):
@@ -364,7 +369,7 @@ def answer_verdict(text: str, question: tuple[int, int], answer: tuple[int, int]
     whether something is wrong. None for any other answer or question, or a negated question."""
     m = _ANSWER.match(text, *answer)
     q_start, q_end = question
-    if m is None or not text[q_start:q_end].rstrip(" *\"')").endswith("?"):
+    if m is None or not _asks(text[q_start:q_end]):
         return None
     cues = _cues()
     if cues["negator"].search(text, q_start, q_end):

@@ -289,9 +289,9 @@ def _split_sentences(text: str, block: int, start: int, end: int, out: list[Unit
     for m in _END_RE.finditer(text, start, end):
         if _ARROW_NEXT.match(text, m.end() + 1, end):
             continue  # "Phase 1 went NLR?? -> EEI wrong": a note's arrow carries on the same thought
-        if m.group(0).startswith(".") and _ENUMERATOR.fullmatch(text, pos, m.start()):
-            continue  # "**2. Can the client ...", "Q1. Is ...": a number in bold or a label opens the item
         if m.group(0).startswith("."):
+            if _ENUMERATOR.fullmatch(text, pos, m.start()):
+                continue  # "**2. Can the client ...", "Q1. Is ...": a number in bold or a label opens the item
             before = _word_before(text, pos, m.start())
             word = before.group(1).strip(".") if before else ""
             if before and (word in _ABBREV or len(word) == 1):
