@@ -1087,14 +1087,18 @@ def _declared_docx(project: Project, pocket: str, task_id: str, report: RenderRe
 _MEMO_ID = re.compile(r"^[A-Z][A-Za-z0-9-]*$")
 
 
-def render_validation(project: Project, *, pocket: str | None = None, check: bool = False) -> RenderReport:
-    """Render every ``keys_private/<pocket>/validation/<task-id>/<memo-id>.md`` to
-    ``<memo-id>/<declared deliverable>.docx`` beside it (Word headings, list paragraphs,
-    tables, bold runs); byte-reproducible, only changed files written."""
+def render_validation(project: Project, *, pocket: str | None = None, task: str | None = None,
+                      check: bool = False) -> RenderReport:
+    """Render every ``keys_private/<pocket>/validation/<task-id>/<memo-id>.md`` (of one
+    task when ``task`` is given) to ``<memo-id>/<declared deliverable>.docx`` beside it
+    (Word headings, list paragraphs, tables, bold runs); byte-reproducible, only changed
+    files written."""
     report = RenderReport(check=check)
     for name in [pocket] if pocket else project.pockets():
         base = project.validation_dir(name)
         for folder in _visible(base) if base.is_dir() else []:
+            if task and folder.name != task:
+                continue
             sources = [p for p in _visible(folder) if p.suffix == ".md" and p.is_file()] if folder.is_dir() else []
             declared = _declared_docx(project, name, folder.name, report) if sources else None
             for source in sources if declared else []:
@@ -1108,4 +1112,7 @@ def render_validation(project: Project, *, pocket: str | None = None, check: boo
                     report.problems.extend(exc.problems or [Problem(where, str(exc))])
                     continue
                 _sync(project, report, folder / source.stem / declared, data)
+    if task and not (report.changed or report.unchanged or report.problems):
+        report.problems.append(Problem(f"keys_private/{pocket or '*'}/validation/{task}", "no validation memo of this task",
+                                       field="--task", mend="name a task that has a validation folder"))
     return report

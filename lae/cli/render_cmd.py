@@ -20,7 +20,8 @@ __all__ = ["command"]
 @click.option("--memos", is_flag=True,
               help="Render tests/fixtures/memos/**/*.md to .docx beside each (instead of the matter documents).")
 @click.option("--validation", is_flag=True,
-              help="Render keys_private/<pocket>/validation/<task>/<id>.md to <id>/<declared deliverable>.docx.")
+              help="Render keys_private/<pocket>/validation/<task>/<id>.md to <id>/<declared deliverable>.docx "
+                   "(--task: one matter's memos only).")
 @json_option
 def command(root, pocket, task, check, memos, validation, as_json):
     """Render sources/<pocket>/<task>/ into tasks/<pocket>/<task>/documents/ and task.json.
@@ -33,12 +34,10 @@ def command(root, pocket, task, check, memos, validation, as_json):
         raise click.UsageError("--memos renders every test memo; it takes no --pocket/--task")
     if memos and validation:
         raise click.UsageError("give --memos or --validation, not both")
-    if validation and task:
-        raise click.UsageError("--validation renders whole pockets; it takes --pocket, not --task")
     if memos:
         report = render_memos(project, check=check)
     elif validation:
-        report = render_validation(project, pocket=pocket, check=check)
+        report = render_validation(project, pocket=pocket, task=task, check=check)
     else:
         report = render_project(project, pocket=pocket, task=task, check=check)
     if as_json:

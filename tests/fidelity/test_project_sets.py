@@ -29,10 +29,15 @@ def test_every_labels_file_validates_and_labels_every_id_for_every_memo() -> Non
     assert len(memo_set.memos) >= 7 * len(MATTERS)
 
 
-def test_validation_docx_are_current() -> None:
-    # renders every validation memo (over a thousand) in memory: the timeout only guards against a hang
-    proc = run_lae("render", "--validation", "--check", timeout=900)
+# one matter of each pocket here; .ci/run checks every validation memo (1,800+) as its own step
+SAMPLED_MATTERS = ("ember-contractor-005", "ai-gpu-reseller-003", "solstice-committee-005")
+
+
+@pytest.mark.parametrize("task", SAMPLED_MATTERS)
+def test_validation_docx_are_current(task: str) -> None:
+    proc = run_lae("render", "--validation", "--check", "--task", task, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert " memo(s): 0 would change, " in proc.stdout
 
 
 def test_no_validation_text_in_anchors_or_tasks() -> None:

@@ -64,3 +64,18 @@ def test_a_bad_memo_id_is_refused(ftree: Path) -> None:
     proc = run_lae("render", "--validation", "--root", str(ftree))
     assert proc.returncode == 1
     assert "lower.md: memo id must match [A-Z][A-Za-z0-9-]*" in proc.stderr
+
+
+def test_task_limits_the_check_to_one_matter_and_an_unknown_task_is_an_error(ftree: Path) -> None:
+    source = ftree / VALIDATION / "A.md"
+    source.write_text(source.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    other = ftree / "keys_private/fixture/validation/other-matter-002"
+    other.mkdir()
+    (other / "A.md").write_text(MEMO, encoding="utf-8")  # stale too, but another task
+    proc = run_lae("render", "--validation", "--check", "--task", "harbor-lease-001", "--root", str(ftree))
+    assert proc.returncode == 1
+    assert f"{VALIDATION.as_posix()}/A/lease-risk-memo.docx: would change" in proc.stderr
+    assert "other-matter-002" not in proc.stdout + proc.stderr
+    proc = run_lae("render", "--validation", "--check", "--task", "no-such-task", "--root", str(ftree))
+    assert proc.returncode == 1
+    assert "validation/no-such-task: --task: no validation memo of this task" in proc.stderr
