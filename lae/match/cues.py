@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
-           "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
+           "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "STATUS_LABEL", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
            "QUESTION_MODAL",
            "FUNCTION_WORDS", "severity_terms_for"]
@@ -241,6 +241,23 @@ RATING_CELL_LEVELS: dict[str, str] = {
     "5": "critical", "4": "high", "3": "medium", "2": "low", "1": "low",
 }
 RATING_CELL = r"^\W*(?P<level>crit|hi|h|red|med|m|amber|lo|l|green|[1-5])(?:\s*/\s*5)?\W*$"
+# A compliance matrix: a column that says whether each row's requirement is met ("Status", "Compliant?",
+# "Met?", "Assessment", "RAG status"). A cell opening with a failing value ("Not met", "Partly met",
+# "Non-compliant", "Fail", "No", "Gap", "\u2717") says the row's point is a problem, as a rating does; a cell
+# holding only a passing value ("Met", "Compliant", "Pass", "Yes", "\u2713") says it is not.
+STATUS_COLUMN = (r"^\W*(?:(?:compliance|current|rag|overall) )?(?:status|complian(?:t|ce)|compl(?:ies|y)|met|meets?"
+                 r"(?: (?:the )?(?:requirement|standard|test))?|pass(?:\s*/\s*fail)?|result|assessment|outcome|"
+                 r"conform(?:s|ity|ance)?|satisfied|ok|verdict|gap)\W*$")
+_STATUS_FAILS = (r"not (?:yet )?(?:met|compliant|satisfied|ok|okay|in place|done|achieved|conforming)|un(?:met|satisfied)|"
+                 r"(?:partly|partially|part)[- ](?:met|compliant|satisfied|in place)|partial(?:ly)?|"
+                 r"non-?complian(?:t|ce)|non-?conform\S*|fail(?:s|ed|ing)?|no(?=[\W_]*$|\s*[-\u2013\u2014:;,.(])|"
+                 r"gap(?![\W_]*(?:none|nil|n/?a)\b)|missing|deficient|breach(?:ed)?|at risk|[\u2717\u2718\u274c\u2715]")
+STATUS_FAIL = r"^[\W_]*(?P<status>" + _STATUS_FAILS + r")(?![\p{L}\p{N}])"
+STATUS_PASS = (r"^[\W_]*(?:met|compliant|complies|conforms?|pass(?:es|ed)?|yes|ok|okay|satisfied|in place|"
+               r"achieved|[\u2713\u2714\u2705])(?:[\W_]*$|\s*[-\u2013\u2014:(])")
+# The same verdict as a list item's label: "Status: Not met", "Compliance - partly met".
+STATUS_LABEL = (r"(?<![\p{L}])(?:compliance |current )?(?:status|compliance|assessment|outcome)\s*[:=\u2013\u2014-]\s*\**\s*"
+                r"(?P<status>" + _STATUS_FAILS + r")(?![\p{L}\p{N}])")
 # A priority column ("P", "Pri", "Priority") coded "P0"-"P4": P0 critical, P1 high, P2 medium, P3 and below low
 # (a bare number there is a rank, not a risk score, and is not read).
 PRIORITY_COLUMN = r"^\W*(?:priority|prio\.?|pri\.?|p)\W*$"

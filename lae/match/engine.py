@@ -21,7 +21,8 @@ import regex
 
 from lae.match import assertion as assertion_model
 from lae.match.cues import (FUNCTION_WORDS, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
-                            RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS,
+                            RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, STATUS_COLUMN, STATUS_FAIL,
+                            STATUS_LABEL, STATUS_PASS, SEVERITY_LEVEL_WORDS,
                             SEVERITY_ORDER)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
@@ -328,6 +329,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
                     and dismissal_holds(seg.text, unit.start, min(s for s, _ in spans), max(e for _, e in spans), unit.end)]
             if live:
                 out[f.id][u] = f"finding-specific dismissal {live[0].phrase!r}"
+    _status_dismissals(seg, spec, matches, out)
     cues = scan.dismissal_cues()
     for u in seg.units:
         block = seg.blocks[u.block]
@@ -354,6 +356,20 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         for fid in named:
             out[fid].setdefault(u.index, cue)
     return out
+
+
+def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matches],
+                       out: dict[str, dict[int, str]]) -> None:
+    """A compliance-matrix row whose status column passes it ("Met", "Compliant") and which
+    neither rates its point nor marks it failing dismisses the findings it names."""
+    for u in seg.units:
+        block = seg.blocks[u.block]
+        passed = _passing_status(seg, block) if block.kind == "row" else None
+        if not passed or _rated_risk(seg, block):
+            continue
+        for f in spec.findings:
+            if u.index in matches[f.id].subject or u.index in matches[f.id].problem:
+                out[f.id].setdefault(u.index, f"a row marked {passed!r}")
 
 
 def _answers_objection(scan: _Scan, f: FindingSpec, m: _Matches, u: int, cue_at: int, cue_end: int) -> bool:
@@ -402,15 +418,43 @@ def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozen
 
 
 def _rating_verdict(seg: Segmented, block, unit) -> tuple[int, int, str] | None:
-    """A table row or list item that rates its point medium or above says it is a risk: it is the verdict."""
+    """A table row or list item that rates its point medium or above, or marks it as failing its
+    requirement ("Not met", "Status: partly met"), says it is a risk: it is the verdict."""
+    what = "a row" if block.kind == "row" else "an item"
     level = _risk_level(seg, block)
-    return (unit.start, unit.end, f"{'a row' if block.kind == 'row' else 'an item'} rated {level}") if level else None
+    if level:
+        return unit.start, unit.end, f"{what} rated {level}"
+    status = _failing_status(seg, block)
+    return (unit.start, unit.end, f"{what} marked {status!r}") if status else None
 
 
 def _risk_level(seg: Segmented, block) -> str | None:
     """The first level of medium or above that a table row or a list item states, if any."""
     levels = _row_levels(seg, block) if block.kind == "row" else _item_levels(seg, block) if block.kind == "item" else ()
     return next((level for level in levels if level in ("medium", "high", "critical")), None)
+
+
+def _status_cells(seg: Segmented, block) -> list[str]:
+    """The cells of a table row that sit in a compliance status column ("Status", "Met?")."""
+    if block.kind != "row" or block.header is None:
+        return []
+    headers = seg.blocks[block.header].cells
+    return [seg.text[s:e].strip(" *") for i, (s, e) in enumerate(block.cells)
+            if i < len(headers) and _STATUS_COLUMN.match(seg.text[headers[i][0]:headers[i][1]].strip(" *"))]
+
+
+def _failing_status(seg: Segmented, block) -> str | None:
+    """The failing value ("not met", "partly met", "fail") that a row's status column or a list
+    item's "Status:" label gives its requirement, if any."""
+    if block.kind == "item":
+        m = _STATUS_LABEL.search(seg.text, block.start, block.end)
+        return m.group("status") if m else None
+    return next((m.group("status") for m in map(_STATUS_FAIL.match, _status_cells(seg, block)) if m), None)
+
+
+def _passing_status(seg: Segmented, block) -> str | None:
+    """A row whose status column holds only a passing value ("Met", "Compliant", "\u2713"): its point is not a problem."""
+    return next((cell for cell in _status_cells(seg, block) if _STATUS_PASS.match(cell)), None)
 
 
 def _item_levels(seg: Segmented, block) -> list[str]:
@@ -420,7 +464,8 @@ def _item_levels(seg: Segmented, block) -> list[str]:
 
 
 def _rated_risk(seg: Segmented, block) -> bool:
-    return _risk_level(seg, block) is not None
+    """A row or item that rates its point medium or above or marks it as failing asserts it."""
+    return _risk_level(seg, block) is not None or _failing_status(seg, block) is not None
 
 
 def _row_levels(seg: Segmented, block) -> list[str]:
@@ -452,6 +497,10 @@ def _row_levels(seg: Segmented, block) -> list[str]:
 
 _RATING_COLUMN = regex.compile(RATING_COLUMN)
 _RATING_CELL = regex.compile(RATING_CELL)
+_STATUS_COLUMN = regex.compile(STATUS_COLUMN)
+_STATUS_FAIL = regex.compile(STATUS_FAIL)
+_STATUS_PASS = regex.compile(STATUS_PASS)
+_STATUS_LABEL = regex.compile(STATUS_LABEL)
 _PRIORITY_HEADING = regex.compile(PRIORITY_HEADING)
 _PRIORITY_COLUMN = regex.compile(PRIORITY_COLUMN)
 _PRIORITY_CELL = regex.compile(PRIORITY_CELL)

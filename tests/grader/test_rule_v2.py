@@ -270,6 +270,13 @@ VERDICT_RAISED = [
      "The landlord drafted the Section 11.3 indemnity for its own benefit.", "F2"),
     ("### Does the Section 11.3 indemnity need renegotiating?\nAnswer: Yes, with a caveat.\nIt is the landlord's form.",
      "F2"),
+    # a compliance matrix: a status column that marks the row's requirement as failing is the verdict
+    ("| Requirement | Record | Status |\n|---|---|---|\n| Mutual indemnities | Section 11.3 indemnity, tenant only | "
+     "Not met |", "F2"),
+    ("| Standard | Lease | Compliant? |\n|---|---|---|\n| Balanced risk | Section 11.3 indemnity | **Partly met** "
+     "- tenant bears the landlord's share |", "F2"),
+    ("| Test | Term | Met? |\n|---|---|---|\n| Mutuality | Section 11.3 indemnity, for the landlord only | \u2717 |", "F2"),
+    ("- Section 11.3 indemnity, tenant pays the landlord's share. Status: non-compliant.", "F2"),
 ]
 
 VERDICT_NOT_RAISED = [
@@ -304,6 +311,10 @@ VERDICT_NOT_RAISED = [
     "## Landlord\n\n- Drafted the Section 11.3 indemnity for the landlord's benefit.",
     # "has to go" as a route, not a verdict
     "The Section 11.3 indemnity has to go through the landlord's lender first.",
+    # a status column that passes the row, a status value outside a status column, "no gap"
+    "| Requirement | Record | Status |\n|---|---|---|\n| Mutual indemnities | Section 11.3 indemnity | Met |",
+    "| Requirement | Record | Owner |\n|---|---|---|\n| Mutual indemnities | Section 11.3 indemnity | Not met |",
+    "| Requirement | Record | Gap? |\n|---|---|---|\n| Mutual indemnities | Section 11.3 indemnity | No gap |",
 ]
 
 
@@ -317,6 +328,15 @@ def test_a_verdict_in_general_words_credits_the_finding_named(spec, text, fid):
 @pytest.mark.parametrize("text", VERDICT_NOT_RAISED)
 def test_a_verdict_negated_conditional_reported_or_shared_credits_nothing(spec, text):
     assert not credited(spec, text), text
+
+
+def test_a_row_its_status_column_passes_dismisses_the_problem_it_names(spec):
+    # the row would credit F2 on its own words; "Compliant" in the status column says it is not a problem
+    row = "| Requirement | Record | {} |\n|---|---|---|\n| Indemnity | Section 11.3 is a broad-form indemnity | {} |"
+    assert "F2" in credited(spec, row.format("Notes", "Compliant"))
+    out = analyze_text(spec[0], row.format("Status", "Compliant")).finding("F2")
+    assert not out.credited
+    assert "a row marked 'compliant'" in str(out)
 
 
 def test_a_verdict_goes_to_no_finding_when_a_key_phrase_decides_the_sentence(spec):
