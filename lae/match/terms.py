@@ -212,7 +212,31 @@ SHORTHAND: dict[str, tuple[str, ...]] = {
 }
 
 
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+          "sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _number_words() -> dict[str, str]:
+    """Cardinal numbers 0-99 both ways: "90" <-> "ninety", "45" <-> "forty-five"."""
+    spelled = dict(enumerate(_UNITS))
+    for t, tens in enumerate(_TENS, start=2):
+        spelled[10 * t] = tens
+        spelled.update({10 * t + u: f"{tens}-{_UNITS[u]}" for u in range(1, 10)})
+    return {**{str(n): w for n, w in spelled.items()}, **{w: str(n) for n, w in spelled.items()}}
+
+
+# A number a writer spells out, or writes in digits, matched either way ("ninety days" for "90 days").
+NUMBER_WORDS: dict[str, str] = _number_words()
+
+
 def _word_pattern(word: str) -> str:
+    other = NUMBER_WORDS.get(word)
+    if other:
+        spelled = r"[ -]?".join(regex.escape(w) for w in other.split("-"))
+        # "ninety" is not the start of "ninety-five"
+        whole = r"(?![\p{L}\p{N}]|[ -](?:" + "|".join(_UNITS[1:10]) + r")\b)"
+        return "(?:(?:" + _prefixed(word) + "|" + spelled + ")" + whole + ")"
     short = SHORTHAND.get(word)
     if short:
         return "(?:" + "|".join([_prefixed(word), *(regex.escape(w) for w in short)]) + ")"
@@ -325,6 +349,8 @@ def _kept(word: str) -> str:
 
 def _word_literals(word: str) -> list[str]:
     """Literals of one word of a term, as :func:`_word_pattern` compiles it."""
+    if word in NUMBER_WORDS:  # digits or letters: nothing in common
+        return []
     short = SHORTHAND.get(word)
     if short:  # a run every form starts with, inside one token
         head = _common_prefix([_prefixed_literals(word)[0], *(regex.match(r"[\p{L}\p{N}]*", w).group(0) for w in short)])

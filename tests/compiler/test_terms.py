@@ -41,6 +41,10 @@ def matches(term: str, text: str) -> bool:
     ("financial", "ﬁnancial"),  # ligature
     ("non-disclosure", "non\u00addisclosure"),  # soft hyphen
     ("duties test", "DUTIES\u00a0TEST"),  # NBSP and case
+    ("90 days", "ninety days"),  # a number spelled out, or written in digits
+    ("requires ninety", "requires 90"),
+    ("45-day notice", "forty-five day notice"),
+    ("one designee", "1 designee"),
 ])
 def test_variants_match(term, text):
     assert matches(term, text)
@@ -54,6 +58,8 @@ def test_variants_match(term, text):
     ("notice", "noticeboard"),
     ("March 3, 2025", "March 30, 2025"),
     ("duties test", "duties\ntest"),
+    ("ninety", "ninety-five"),
+    ("90 days", "nine days"),
 ])
 def test_non_variants_do_not_match(term, text):
     assert not matches(term, text)
