@@ -14,7 +14,7 @@ against rule + layer, and the in-sample figures.
     python bench/train_assertion.py [--memos DIR ...] [--check [--sample TASK ...]]
 
 Training data (the default): the validation batches named in ``TRAIN_IDS`` (memo ids A–G,
-A2–G2, ..., A6–G6, A8–G8, ..., and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
+A2–G2, ..., A6–G6, A8–G8, ..., A19–G19, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
 and ``../shared/fidelity``. A batch kept off main (a branch ``holdout-batch<n>``) is held out: it measures the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
@@ -62,7 +62,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS_MODULE = ROOT / "lae" / "match" / "_assertion_weights.py"
 ROWS_FILE = ROOT / "bench" / "assertion_rows.jsonl"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
-TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18"))  # batches 1-6, 8-18 and G7
+TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19"))  # batches 1-6, 8-19 and G7
 OVER_TARGET, UNDER_TARGET = 0.02, 0.10  # the fidelity targets the thresholds are chosen against
 L2 = 1.0  # penalty on the weights (not the bias), in units of the summed, class-balanced log loss
 NEWTON_STEPS = 30
