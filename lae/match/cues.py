@@ -322,6 +322,14 @@ VERDICT: tuple[str, ...] = (
     r"without (?:the |a |an |any )?(?:\S+ ){0,2}(?:permission|approval|licen[cs]e|authori[sz]ation|consent)s?",
     r"untrue", r"false(?!\s+(?:positive|negative|hit|match|alarm))(?:ly)?", r"inaccurate(?:ly)?", r"misleading",
     r"(?:a |the )?(?:classic |clear |obvious )?warning signs?", r"(?:the )?wrong call",
+    # a corrective the subject cannot do without: who must come off, what must be undone, what is owed
+    r"(?:should|must|needs? to|has to|have to|ought to) (?:now |immediately |promptly |also )?(?:come|step|stand) "
+    r"(?:off|down|aside)",
+    r"(?:should|must|needs? to|has to|have to|ought to) (?:now |immediately |promptly |also )?be (?:removed|replaced|"
+    r"recused|reconstituted|refunded|repaid|reimbursed|reclassified|halted|suspended|stopped)",
+    r"(?:cannot|can'?t|should not|shouldn'?t|must not|may not) (?:stay|remain|sit|serve|continue) (?:on|as|in)",
+    r"(?:is|are|'re|was|were) (?:still |now )?owed",
+    r"needs? (?:a |an |the |their |its )?(?:licen[cs]es?|notices?|letters?)(?= (?:now|too|as well|first|before)|\s*[.,;:!)]|$)",
 )
 
 # A yes/no answer opening the sentence right after a question ("### Is the X lawful?" then

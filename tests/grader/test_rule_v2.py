@@ -277,6 +277,10 @@ VERDICT_RAISED = [
      "- tenant bears the landlord's share |", "F2"),
     ("| Test | Term | Met? |\n|---|---|---|\n| Mutuality | Section 11.3 indemnity, for the landlord only | \u2717 |", "F2"),
     ("- Section 11.3 indemnity, tenant pays the landlord's share. Status: non-compliant.", "F2"),
+    # a corrective the subject cannot do without: what must come off, what is owed, what needs a notice
+    ("The landlord's share under the Section 11.3 indemnity should be refunded to the tenant.", "F2"),
+    ("The renewal option needs a notice now.", "F1"),
+    ("Under the Section 11.3 indemnity the tenant is owed the landlord's share back.", "F2"),
 ]
 
 VERDICT_NOT_RAISED = [
@@ -315,6 +319,11 @@ VERDICT_NOT_RAISED = [
     "| Requirement | Record | Status |\n|---|---|---|\n| Mutual indemnities | Section 11.3 indemnity | Met |",
     "| Requirement | Record | Owner |\n|---|---|---|\n| Mutual indemnities | Section 11.3 indemnity | Not met |",
     "| Requirement | Record | Gap? |\n|---|---|---|\n| Mutual indemnities | Section 11.3 indemnity | No gap |",
+    # the corrective inside a condition, denied, or reported; a notice needed from someone else
+    "If the landlord's share under the Section 11.3 indemnity must be refunded, the budget moves.",
+    "Nothing suggests that the landlord's share under the Section 11.3 indemnity should be refunded.",
+    "The landlord argues that under the Section 11.3 indemnity it is owed the tenant's share.",
+    "For the renewal option the landlord needs a notice from the tenant's bank.",
 ]
 
 
