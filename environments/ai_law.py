@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 9d6a1fa08728a884793c6c7182891232d388eb5c6168cc414754d3bc55c3507c
+# root-sha256: 8d504776234b9c6fc114b9f21e80b22b5f38d25086c518026185defcfa7f66f3
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 9907af22030aea8fd513c6944f938ef27b29218fd1acf859d76efa742b198032 lae.match._assertion_weights
+# module: c2b45385c9ec48003d327236c29567309bcee473c922c98b7f070a3c83c22bd7 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: 38638c2b985c5467a024e782593775e2033c309cfcf1d74124a7052dbad2ce7e lae.match.cues
-# module: 1cc35797d4ce28a4cdf284f57d0a8d675022b0cc72691c69b5904d587b6df793 lae.match.engine
+# module: ae769600211c9b28ed60be36c1f0884fe001b20a8af3ae9c303c4b148777d5cc lae.match.cues
+# module: 5f3a4a4d73cb081a4271daac1e6e2ea807f82ef05b246fb50bd6d62e6d87ba0f lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -65,23 +65,23 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 1dbfe933b44ca6dff2d45c6dd9e9af743e765c5cfc80ca0fa50ca7e744f1d34b lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: afd671fc69e8c3746aa0fd6a3f7973cca0d314eb10102ef9d28c143b8be0f417 lae.match.terms
+# module: 5512f16b21802cbbc9a71b4c0456fa1c08e56a78e31cf5250cba5bd1044eb05a lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4200,"max_over_credit":0.02,"max_under_credit":0.1,"memos":600,"met":false,"over_credit":0.010731,"under_credit":0.103728,"validation_sha256":"78d83eccbaa99953ff5437afeea058923d6bcfa770ede95618594bdf04a654ad"}
-# fidelity-summary: measured at 1.1% over-credit and 10.4% under-credit on 600 labelled memos (4200 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":true,"over_credit":0.01519,"under_credit":0.094241,"validation_sha256":"a98f754106d905f69e64b347b21c786e9f623f076e68a79fd0c47522c28d5dec"}
+# fidelity-summary: measured at 1.5% over-credit and 9.4% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 9569784569d91eee1df3aad5c99547b3c65878d72d67b1afc88acc1a795aadf5  anchors/ai-law/ai-cloud-training-004.anchors.json
-# 663aec32a56171d161f9b093a68099e7734e81e063fdff04e149c73cace4ddd0  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# ead87eae58ee06e3c05e15bdd5f9abcc4dd219a9dddad63fee33ae40708c885f  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# 743296aab0244840e97ff9d01d70f8691089fc636f98c3ddeb80b85b2ac4a9f8  anchors/ai-law/ai-model-export-005.anchors.json
-# d3ebe002cd9d4a27deb06eacf9ba68b69323b11a869d7b589444c89e9d2b6a61  anchors/ai-law/ai-orion-compute-001.anchors.json
+# 1aac0bf94065c36a0fae6f658f1af108577860322373b24f39750add5e840935  anchors/ai-law/ai-cloud-training-004.anchors.json
+# fe5d93ae54875c2e11f40e03d6169e4fd62f162e090cf73b518d434c1cff14ff  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# c05772508a14ae300cdb72f9dcd98a0afd27bb0a74259583441b47e8e12fee24  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# 3a33fec0e3b103d9faf0f6c909eac6255b1cd02d79f9c333b16c58b9334a7815  anchors/ai-law/ai-model-export-005.anchors.json
+# d38b57c3327e0067e249781a5fcc936a737cb6140defb92eae8687467ac47d65  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

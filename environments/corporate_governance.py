@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 25785b441880df16e1077888fa16751c17b5407841ba96a79c06abce5e718ce7
+# root-sha256: a9816ea0626e728a537177de914793e2f153d9632c07ae1ce51fe944ee7da7a8
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 9907af22030aea8fd513c6944f938ef27b29218fd1acf859d76efa742b198032 lae.match._assertion_weights
+# module: c2b45385c9ec48003d327236c29567309bcee473c922c98b7f070a3c83c22bd7 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: 38638c2b985c5467a024e782593775e2033c309cfcf1d74124a7052dbad2ce7e lae.match.cues
-# module: 1cc35797d4ce28a4cdf284f57d0a8d675022b0cc72691c69b5904d587b6df793 lae.match.engine
+# module: ae769600211c9b28ed60be36c1f0884fe001b20a8af3ae9c303c4b148777d5cc lae.match.cues
+# module: 5f3a4a4d73cb081a4271daac1e6e2ea807f82ef05b246fb50bd6d62e6d87ba0f lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -65,23 +65,23 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 1dbfe933b44ca6dff2d45c6dd9e9af743e765c5cfc80ca0fa50ca7e744f1d34b lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: afd671fc69e8c3746aa0fd6a3f7973cca0d314eb10102ef9d28c143b8be0f417 lae.match.terms
+# module: 5512f16b21802cbbc9a71b4c0456fa1c08e56a78e31cf5250cba5bd1044eb05a lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4200,"max_over_credit":0.02,"max_under_credit":0.1,"memos":600,"met":false,"over_credit":0.014726,"under_credit":0.118995,"validation_sha256":"71ae36724454debaac9cd352037b24666dd1e2c0ac1d096c692c1b438146dd47"}
-# fidelity-summary: measured at 1.5% over-credit and 11.9% under-credit on 600 labelled memos (4200 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":false,"over_credit":0.017143,"under_credit":0.110453,"validation_sha256":"d7fa1e01f150d8ba36d7e777d78f80c89a1487f248cefb14431578e0134d8526"}
+# fidelity-summary: measured at 1.7% over-credit and 11.0% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# ea840fcfcf27958dd6159928dfa994bdad2a1ec706fa74465b32cf48256d2fd5  anchors/corporate-governance/evergreen-controller-002.anchors.json
-# db30173fc0072161b241ccfa463bb8b3b222ba30e46ba4d7fa089ae0f9fbcebf  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# 89ea305733dec45ba51d09842298634c617680ade21fe3ccb9469ec3781bc447  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# 1ef2185014e9b12109e2110f1a07bad19105a4c5121a55d3320dbd6adcffdb5d  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# 12b2cc1e3b9adc1589f49a9d3e802d7079d545e3abe2e7f8870b503e2446f27c  anchors/corporate-governance/solstice-committee-005.anchors.json
+# 83be9d884e506c57cf37041c2cfb5448e289e305baaa0b41c04af0340a563460  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# e5d93daf1f65253a5826f5d1c0ae8419500512fef7d187d31aa76d0236fbb7a2  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# 08be54cf3c9568e5b23561d7381dc98aa9d4027b8b88c7082723ac1453524151  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# 83bf339033a4fac0821d5e6118dee9874457ee7f2eac59c62948816d17dc258a  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# 27b1b732de8845dafb578271fc3d231aeff664eec22707e8f1d85be6d8c4b653  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf

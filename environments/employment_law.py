@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: bd34e30f99cefd2a022e79b657fc841c32edecfbb69d7bbf137fe9cb7368f5b4
+# root-sha256: b4a819c145039151e128bf846816d07c269e581cd534218920cf9784e7de438c
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 9907af22030aea8fd513c6944f938ef27b29218fd1acf859d76efa742b198032 lae.match._assertion_weights
+# module: c2b45385c9ec48003d327236c29567309bcee473c922c98b7f070a3c83c22bd7 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: 38638c2b985c5467a024e782593775e2033c309cfcf1d74124a7052dbad2ce7e lae.match.cues
-# module: 1cc35797d4ce28a4cdf284f57d0a8d675022b0cc72691c69b5904d587b6df793 lae.match.engine
+# module: ae769600211c9b28ed60be36c1f0884fe001b20a8af3ae9c303c4b148777d5cc lae.match.cues
+# module: 5f3a4a4d73cb081a4271daac1e6e2ea807f82ef05b246fb50bd6d62e6d87ba0f lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -65,23 +65,23 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 1dbfe933b44ca6dff2d45c6dd9e9af743e765c5cfc80ca0fa50ca7e744f1d34b lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: afd671fc69e8c3746aa0fd6a3f7973cca0d314eb10102ef9d28c143b8be0f417 lae.match.terms
+# module: 5512f16b21802cbbc9a71b4c0456fa1c08e56a78e31cf5250cba5bd1044eb05a lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4200,"max_over_credit":0.02,"max_under_credit":0.1,"memos":600,"met":false,"over_credit":0.01004,"under_credit":0.117517,"validation_sha256":"748ba43870236708069d014a4427b6ef40e4ace61f7a369eaac63c0ecb370465"}
-# fidelity-summary: measured at 1.0% over-credit and 11.8% under-credit on 600 labelled memos (4200 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":false,"over_credit":0.01265,"under_credit":0.113128,"validation_sha256":"5bd0f847cbbe01d91add9790a7202fed5fc25279b68638409ce5ddd4e03b980e"}
+# fidelity-summary: measured at 1.3% over-credit and 11.3% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# d0cd12de3bddc5c532c84b9af8f6ad49eb1ebd5dfb0d789d30f1e5f55caf7b5f  anchors/employment-law/atlas-noncompete-001.anchors.json
-# ca54f29d30f74bb8dd8dcb589eac159ef4b8816cf48559394142d87264bacf7d  anchors/employment-law/brightline-overtime-002.anchors.json
-# de03af981dfb55dea57d51d805c14943d0cf0f984c10db45ff66a21e151c7593  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# 1c90491b7754eb7cd8f454b4ae8c3f7fab55cd3479cc8825f6983870f7eb2fc0  anchors/employment-law/delta-warn-004.anchors.json
-# cea88da439f30dd23bbaafd863fa91f46ee85161383f34d4c72c57ea4f0a59d8  anchors/employment-law/ember-contractor-005.anchors.json
+# 8caf3481f66c09d639632e4fc46e879e695dd4e11ab363b06073715904657fc5  anchors/employment-law/atlas-noncompete-001.anchors.json
+# 7164ffc928b2ddf80b80c942583b2ff255c9fd163aae0434130cee14930be4cf  anchors/employment-law/brightline-overtime-002.anchors.json
+# 00eba2e54e5faa4e31aafead01da6288e897697a3b464b6e8baa0bb926222e81  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# c9a4ac3607c28520ba3a9dba972efa1c9774137db83e68503e8072158258ba23  anchors/employment-law/delta-warn-004.anchors.json
+# 8f1f2fe7389eccc2610e17ee24bacfb27d6e4f0441a0fe7433d6ec500c548935  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx
