@@ -463,6 +463,18 @@ def _item_levels(seg: Segmented, block) -> list[str]:
     return [SEVERITY_LEVEL_WORDS[m.group("level")] for pat in _label_patterns() for m in pat.finditer(text)]
 
 
+def _graded_down(seg: Segmented, block) -> str | None:
+    """A table row or list item that rates its point low and nothing higher ("Low", "sev lo",
+    "P3"), or a row its status column passes ("Met", "Compliant"): what it says of its point."""
+    if block.kind not in ("row", "item") or _failing_status(seg, block):
+        return None
+    levels = _row_levels(seg, block) if block.kind == "row" else _item_levels(seg, block)
+    if levels and all(level == "low" for level in levels):
+        return "rated low"
+    passed = _passing_status(seg, block) if block.kind == "row" else None
+    return f"marked {passed!r}" if passed else None
+
+
 def _rated_risk(seg: Segmented, block) -> bool:
     """A row or item that rates its point medium or above or marks it as failing asserts it."""
     return _risk_level(seg, block) is not None or _failing_status(seg, block) is not None
@@ -890,6 +902,10 @@ def _distractor(scan: _Scan, d: DistractorSpec) -> DistractorOutcome:
         if seg.blocks[unit.block].section == "declined" or cue or st.kind is not None:
             why = f"mentioned and declined ({cue!r})" if cue else f"mentioned, not asserted ({st.kind or 'declined section'})"
             declined = declined or _evidence(scan, u, hits, why, st.kind)
+            continue
+        graded = _graded_down(seg, seg.blocks[unit.block])
+        if graded:  # the memo's own register rates it low or passes it: mentioned, not escalated
+            declined = declined or _evidence(scan, u, hits, f"mentioned and {graded}")
             continue
         live = [(p, s) for p, s in problem.get(u, []) if not _phrase_negated(scan, p, u, s)]
         esc = escalation_cue(text, unit.start, unit.end)

@@ -109,6 +109,19 @@ def test_a_hedged_review_or_a_minimised_risk_does_not_escalate_a_distractor(spec
     assert flagged("The parking addendum is a real liability for the client.")
 
 
+def test_a_distractor_the_memos_own_register_rates_low_or_passes_is_not_escalated(spec):
+    def outcome(text: str):
+        return analyze_text(spec[0], text).distractors[0]
+    row = "| Point | Note | {} |\n|---|---|---|\n| Parking addendum | a liability risk on paper only | {} |"
+    assert outcome(row.format("Notes", "see file")).flagged  # the risk words alone escalate it
+    low = outcome(row.format("Risk", "Low"))
+    assert not low.flagged and low.declined is not None and "rated low" in low.declined.reason
+    assert not outcome(row.format("Status", "Compliant")).flagged
+    assert not outcome("- Parking addendum: a liability risk on paper only. Severity: low.").flagged
+    assert outcome(row.format("Risk", "High")).flagged  # rated high: escalated
+    assert outcome(row.format("Status", "Not met")).flagged
+
+
 def test_claim_denied_is_not_made(spec):
     def made(text: str) -> bool:
         return analyze_text(spec[0], text).claims[0].made
