@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 8d504776234b9c6fc114b9f21e80b22b5f38d25086c518026185defcfa7f66f3
+# root-sha256: c052eb3928713ac41c16a2e7d03cf492bddfed77eace76525bce8142034329cf
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: c2b45385c9ec48003d327236c29567309bcee473c922c98b7f070a3c83c22bd7 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
 # module: ae769600211c9b28ed60be36c1f0884fe001b20a8af3ae9c303c4b148777d5cc lae.match.cues
-# module: 5f3a4a4d73cb081a4271daac1e6e2ea807f82ef05b246fb50bd6d62e6d87ba0f lae.match.engine
+# module: 6af31434e4835d6b3dd300f13e65fca522e0c8a763927e55f02b23af413df1d9 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -79,7 +79,7 @@ by hand; nothing outside it is ever touched by freeze.
 # files: 55
 # 1aac0bf94065c36a0fae6f658f1af108577860322373b24f39750add5e840935  anchors/ai-law/ai-cloud-training-004.anchors.json
 # fe5d93ae54875c2e11f40e03d6169e4fd62f162e090cf73b518d434c1cff14ff  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# c05772508a14ae300cdb72f9dcd98a0afd27bb0a74259583441b47e8e12fee24  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# 0d8352c7468c4af0fed4a78a44b49344889517cb5bb646255e4b9c8ac6557a87  anchors/ai-law/ai-gpu-reseller-003.anchors.json
 # 3a33fec0e3b103d9faf0f6c909eac6255b1cd02d79f9c333b16c58b9334a7815  anchors/ai-law/ai-model-export-005.anchors.json
 # d38b57c3327e0067e249781a5fcc936a737cb6140defb92eae8687467ac47d65  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
