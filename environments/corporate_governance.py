@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: a35e9d9d750c55ce472a2f023bba69af494fa85062c22e78133516ed153802ef
+# root-sha256: c57fd2a950d7fdd7f7a991e5f2fab6f3d2913891e157913cfecee8e7d7cc4780
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -80,7 +80,7 @@ by hand; nothing outside it is ever touched by freeze.
 # 83be9d884e506c57cf37041c2cfb5448e289e305baaa0b41c04af0340a563460  anchors/corporate-governance/evergreen-controller-002.anchors.json
 # e5d93daf1f65253a5826f5d1c0ae8419500512fef7d187d31aa76d0236fbb7a2  anchors/corporate-governance/northstar-stockholder-001.anchors.json
 # 08be54cf3c9568e5b23561d7381dc98aa9d4027b8b88c7082723ac1453524151  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# 83bf339033a4fac0821d5e6118dee9874457ee7f2eac59c62948816d17dc258a  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# ea5a5f7cf601b418e40e1516be43f9dc39117de6d4e4dfe1583acf8cfbf5f5cc  anchors/corporate-governance/ridgeway-books-004.anchors.json
 # 27b1b732de8845dafb578271fc3d231aeff664eec22707e8f1d85be6d8c4b653  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
