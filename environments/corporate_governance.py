@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: c57fd2a950d7fdd7f7a991e5f2fab6f3d2913891e157913cfecee8e7d7cc4780
+# root-sha256: d4644ed5faba92c77ad733b02ef077cc96dd13f94bc36bd15811ca939295929e
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: c2b45385c9ec48003d327236c29567309bcee473c922c98b7f070a3c83c22bd7 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
 # module: ae769600211c9b28ed60be36c1f0884fe001b20a8af3ae9c303c4b148777d5cc lae.match.cues
-# module: 6af31434e4835d6b3dd300f13e65fca522e0c8a763927e55f02b23af413df1d9 lae.match.engine
+# module: 93ba1e793ecfbb261b50ce52f19df32c20dc038f13a68eb51e655dc74524c523 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking

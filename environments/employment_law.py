@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 8847729a5d6584d3951a61b947c8163376a2f22d1b5a4560e852e6368b2df1c3
+# root-sha256: e144222a620df609d46a659363109140530fd2557b0418377569735ef4d40042
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: c2b45385c9ec48003d327236c29567309bcee473c922c98b7f070a3c83c22bd7 lae.match._assertion_weights
 # module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
 # module: ae769600211c9b28ed60be36c1f0884fe001b20a8af3ae9c303c4b148777d5cc lae.match.cues
-# module: 6af31434e4835d6b3dd300f13e65fca522e0c8a763927e55f02b23af413df1d9 lae.match.engine
+# module: 93ba1e793ecfbb261b50ce52f19df32c20dc038f13a68eb51e655dc74524c523 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking

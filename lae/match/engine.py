@@ -340,7 +340,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             continue
         if _rated_risk(seg, block):
             continue  # a row or item that rates the point medium or above asserts it; its "irrelevant" answers an objection
-        named = [f.id for f in spec.findings if u.index in matches[f.id].subject or u.index in matches[f.id].problem]
+        named = _named_in(spec, matches, u.index)
         if not named:
             same_block = scan.units_of([u.block])
             named = [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
@@ -364,12 +364,16 @@ def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matc
     neither rates its point nor marks it failing dismisses the findings it names."""
     for u in seg.units:
         block = seg.blocks[u.block]
-        passed = _passing_status(seg, block) if block.kind == "row" else None
+        passed = _passing_status(seg, block)
         if not passed or _rated_risk(seg, block):
             continue
-        for f in spec.findings:
-            if u.index in matches[f.id].subject or u.index in matches[f.id].problem:
-                out[f.id].setdefault(u.index, f"a row marked {passed!r}")
+        for fid in _named_in(spec, matches, u.index):
+            out[fid].setdefault(u.index, f"a row marked {passed!r}")
+
+
+def _named_in(spec: MatchSpec, matches: dict[str, _Matches], u: int) -> list[str]:
+    """The findings whose subject or problem unit ``u`` names."""
+    return [f.id for f in spec.findings if u in matches[f.id].subject or u in matches[f.id].problem]
 
 
 def _answers_objection(scan: _Scan, f: FindingSpec, m: _Matches, u: int, cue_at: int, cue_end: int) -> bool:
@@ -428,10 +432,14 @@ def _rating_verdict(seg: Segmented, block, unit) -> tuple[int, int, str] | None:
     return (unit.start, unit.end, f"{what} marked {status!r}") if status else None
 
 
+def _levels(seg: Segmented, block) -> list[str]:
+    """The severity levels a table row or a list item states (none for other blocks)."""
+    return _row_levels(seg, block) if block.kind == "row" else _item_levels(seg, block) if block.kind == "item" else []
+
+
 def _risk_level(seg: Segmented, block) -> str | None:
     """The first level of medium or above that a table row or a list item states, if any."""
-    levels = _row_levels(seg, block) if block.kind == "row" else _item_levels(seg, block) if block.kind == "item" else ()
-    return next((level for level in levels if level in ("medium", "high", "critical")), None)
+    return next((level for level in _levels(seg, block) if level in ("medium", "high", "critical")), None)
 
 
 def _status_cells(seg: Segmented, block) -> list[str]:
@@ -453,7 +461,8 @@ def _failing_status(seg: Segmented, block) -> str | None:
 
 
 def _passing_status(seg: Segmented, block) -> str | None:
-    """A row whose status column holds only a passing value ("Met", "Compliant", "\u2713"): its point is not a problem."""
+    """The passing value ("Met", "Compliant", "\u2713") a table row's status column holds alone,
+    if any (none for other blocks): its point is not a problem."""
     return next((cell for cell in _status_cells(seg, block) if _STATUS_PASS.match(cell)), None)
 
 
@@ -466,12 +475,12 @@ def _item_levels(seg: Segmented, block) -> list[str]:
 def _graded_down(seg: Segmented, block) -> str | None:
     """A table row or list item that rates its point low and nothing higher ("Low", "sev lo",
     "P3"), or a row its status column passes ("Met", "Compliant"): what it says of its point."""
-    if block.kind not in ("row", "item") or _failing_status(seg, block):
+    if _failing_status(seg, block):
         return None
-    levels = _row_levels(seg, block) if block.kind == "row" else _item_levels(seg, block)
+    levels = _levels(seg, block)
     if levels and all(level == "low" for level in levels):
         return "rated low"
-    passed = _passing_status(seg, block) if block.kind == "row" else None
+    passed = _passing_status(seg, block)
     return f"marked {passed!r}" if passed else None
 
 
