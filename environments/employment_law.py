@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: e144222a620df609d46a659363109140530fd2557b0418377569735ef4d40042
+# root-sha256: bc33e8663cc6cdb9e8b610afc3fb4e5bce27c943fef0d5f0f007324707c06cc9
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,25 +52,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: c2b45385c9ec48003d327236c29567309bcee473c922c98b7f070a3c83c22bd7 lae.match._assertion_weights
-# module: 54926072ce617aec8164a87c3ae084c6aa369345b1d33231d418ecb76b72a061 lae.match.assertion
-# module: ae769600211c9b28ed60be36c1f0884fe001b20a8af3ae9c303c4b148777d5cc lae.match.cues
-# module: 93ba1e793ecfbb261b50ce52f19df32c20dc038f13a68eb51e655dc74524c523 lae.match.engine
+# module: a6637ccef7b5267a916540d3616f8f300d825b34e995cc0f392b386fd0e9f6ee lae.match._assertion_weights
+# module: c79e9ae36a5149264e960b44ec7c5994292edbf09b6e5edd973131fe3abcbbc4 lae.match.assertion
+# module: 80202fbbf81b602e5ac7cd49287a5378ed4bbb49f5da0169654df1f239202b32 lae.match.cues
+# module: d34f6e134cc3759993c10df2ba74331acc8ba05e90fe34183b3d6737480872bc lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: cc3a98fcde9f02d11777398d8413331f05d8f1c3cdc4dd0bbb2377b8dcd91cee lae.match.polarity
+# module: 0d2e6a3173f4e9f0cf49f870f88e501bfceb2e2c49b0f83da77e54e659c37b89 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 1dbfe933b44ca6dff2d45c6dd9e9af743e765c5cfc80ca0fa50ca7e744f1d34b lae.match.segment
+# module: 53b1a76d3c35b5d5851bb998b49b5d747b14a810fe9cbc10785063df424ef346 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: 5512f16b21802cbbc9a71b4c0456fa1c08e56a78e31cf5250cba5bd1044eb05a lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":false,"over_credit":0.01265,"under_credit":0.113128,"validation_sha256":"5bd0f847cbbe01d91add9790a7202fed5fc25279b68638409ce5ddd4e03b980e"}
-# fidelity-summary: measured at 1.3% over-credit and 11.3% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":false,"over_credit":0.009488,"under_credit":0.109288,"validation_sha256":"5bd0f847cbbe01d91add9790a7202fed5fc25279b68638409ce5ddd4e03b980e"}
+# fidelity-summary: measured at 0.9% over-credit and 10.9% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

@@ -85,7 +85,13 @@ _CUES: dict[str, tuple[str, ...]] = {
                    r"(?:has|have|needs?) to (?:go|come out|stop|change|be (?:fixed|withdrawn|corrected|redone))",
                    r"(?:can't|cannot|shouldn't|should not) go (?:out|ahead|forward)",
                    r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:enough|valid|permitted|lawful)",
-                   r"(?<=\S), not (?!only|just|merely|least|necessarily)") + VERDICT,
+                   r"(?<=\S), not (?!only|just|merely|least|necessarily)",
+                   # more of the same in plain legal English: a need or a requirement unmet, a reading wrong
+                   r"needed", r"requiring", r"misread\S*", r"overrid(?:e|es|den|ing)", r"overrode", r"illusory",
+                   r"compromis(?:es|ed|ing)", r"(?:has|have|was|were|is|are) not (?:been )?met", r"unmet",
+                   r"not (?:a|an) (?:\S+ )?(?:disinterested|independent|protectable|valid|proper|lawful|qualifying)",
+                   r"forbids?", r"forbidden", r"cannot credibly", r"unsupported", r"conflicted", r"conflict of interest",
+                   r"in conflict") + VERDICT,
     "reasoning": (r"because", r"since", r"therefore", r"thus", r"so that", r"as a result", r"which means",
                   r"means that", r"so the", r"accordingly", r"consequently", r"given that", r"it follows"),
     "stance": (r"we (?:think|believe|conclude|consider|view|find|regard|recommend|advise|expect)",
@@ -139,7 +145,12 @@ _CUES: dict[str, tuple[str, ...]] = {
 }
 _FACT = regex.compile(_B + r"(?:\$?\d[\d,.%]*|§|(?:january|february|march|april|may|june|july|august|september|"
                       r"october|november|december)|sections?|clauses?|exhibit|schedule|part|rule|item)" + _E)
-_CITATION_TERM = regex.compile(r"\d|§|u\.s\.c|c\.f\.r")
+# A citation names a provision and nothing else: every word is a number, a section mark or a word of
+# citation ("17 C.F.R. § 240.13e-100", "Item 1015", "Section 144(c)", "820 ILCS 90/5"); a phrase with
+# a word of its own ("13E-3 + mandatory", "90 days + late") says something about the provision.
+_CITATION_WORDS = frozenset("section sections rule rules item items code usc cfr ilcs stat stats art article "
+                            "reg regs part title subsection para paragraph schedule exhibit form".split())
+_PLAIN_WORD = regex.compile(r"(?<![\p{L}\p{N}])\p{L}{3,}(?![\p{L}\p{N}])")
 _ENUMERATION = regex.compile(r",")
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -215,6 +226,12 @@ def _facts(raw: str) -> int:
     return len(_FACT.findall(raw))
 
 
+def _citation_like(term: str) -> bool:
+    """Does the problem phrase ``term`` only cite (see ``_CITATION_WORDS``)?"""
+    words = _PLAIN_WORD.findall(term.lower().replace(".", ""))
+    return any(ch.isdigit() or ch == "§" for ch in term) and all(w in _CITATION_WORDS for w in words)
+
+
 def _unit_features(seg: Segmented, c: Candidate) -> dict[str, float]:
     unit = seg.units[c.unit]
     text = seg.text[unit.start:unit.end]
@@ -230,7 +247,7 @@ def _unit_features(seg: Segmented, c: Candidate) -> dict[str, float]:
         "u_recital": min(1.0, _count("recital", text)),
         "u_fact_density": min(1.0, 3.0 * _facts(text) / n),
         "u_subject_and_problem": float(any(h[2] == "subject" for h in inside) and bool(problem)),
-        "u_citation_only": float(bool(problem) and all(_CITATION_TERM.search(h[3].lower()) for h in problem)),
+        "u_citation_only": float(bool(problem) and all(_citation_like(h[3]) for h in problem)),
         "u_enumeration": min(1.0, len(_ENUMERATION.findall(text)) / 6.0),
         "u_verdict": float(not problem and any(h[2] == "cue" for h in c.hits)),
     }

@@ -54,7 +54,7 @@ DISMISSAL_CUES: tuple[str, ...] = (
     "not an exposure", "not problematic", "does not present", "we are not concerned", "not of concern",
     "no cause for concern", "not a live issue", "not a current issue", "do not view", "does not view",
     "would not treat", "not treat this as", "no compliance concern", "no export control concern", "no legal concern",
-    "no basis for concern", "not an area of concern", "nothing further is required", "no need to",
+    "no basis for concern", "not an area of concern", "nothing further is required",
     "is compliant", "are compliant", "remains compliant", "appears compliant",
 )
 
@@ -111,11 +111,11 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"express no view", r"draw no conclusion", r"no conclusion", r"not worth (?:raising|pursuing|escalating)",
     r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|exempt|cured|resolved|moot)",
     r"nothing (?:for \S+ |further )?to (?:address|do|flag|report)", r"nothing further",
-    r"need not", r"no need", r"(?:do|does|would) not recommend",
+    r"need not", r"no need(?! to know)", r"(?:do|does|would) not recommend",
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
     r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
     r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
-    r"(?:was|were|has been|have been|is|are) (?:already |since |fully )?(?:corrected|remedied|remediated|resolved|closed|settled|cured)",
+    r"(?:was|were|has been|have been|is|are) (?:already |since |fully )?(?:corrected|remedied|remediated|resolved|closed|settled(?! (?:\p{L}+ )?law\b| that\b)|cured)",
     r"not (?:escalate|flag|pursue)",
     r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses|presents|raises|creates) (?:no|little)",
     r"(?:is|are) (?:not|no longer) (?:a |an )?(?:issue|concern|problem|risk|exposure)s?",
@@ -127,6 +127,14 @@ DISMISSAL_V2: tuple[str, ...] = (
     # a note's verdict that the point is in order: "-> fine b/c ...", "looks fine", "skip."
     r"(?:looks?|seems?) (?:\S+ )?fine" + _NOT_A_PENALTY, r"fine (?:as is|as it stands|for now)",
     ARROW + r" ?fine" + _NOT_A_PENALTY, r"(?:^|(?<=[.;:!] ))skip(?: it| this| that)?(?=[.;!]|$)",
+    # "-- fine because ...", "I think it's ok", "that's fine actually", "not that worried about"
+    r"(?:\u2014|\u2013|--| - ) ?fine" + _NOT_A_PENALTY,
+    r"(?:it's|that's|it is|that is|this is) (?:probably |actually |all |perfectly )?(?:ok|okay|fine)"
+    + _NOT_A_PENALTY + r"(?! to\b)",
+    r"(?:not|n't) (?:that |too |very |overly |really )?(?:worried|concerned) about(?=\s*(?:[.;!]|$))",
+    # a checklist's tick: the item is in order ("✅ Nine remote staff — outside the count")
+    # (with the word after it: the family's gate indexes where matches start, two characters at least)
+    r"(?<=(?:^|\n)[ \t*+-]*)\u2705 \S+",
 )
 
 # Negators whose forward scope (a few words, within the clause) denies what follows.
@@ -329,6 +337,10 @@ VERDICT: tuple[str, ...] = (
     r"recused|reconstituted|refunded|repaid|reimbursed|reclassified|halted|suspended|stopped)",
     r"(?:cannot|can'?t|should not|shouldn'?t|must not|may not) (?:stay|remain|sit|serve|continue) (?:on|as|in)",
     r"(?:is|are|'re|was|were) (?:still |now )?owed",
+    # a blocking verdict: the shipment, the filing, the launch cannot go ahead as planned
+    r"(?:cannot|can'?t|must not|should not|shouldn'?t) (?:go|ship|close|launch|proceed|be shipped|be released|go ahead|"
+    r"go out|go forward)(?! wrong| further| into| to (?:the|a|an)\b)",
+    r"off-contract", r"(?:is|'s|are|'re) not (?:a |an )?(?:\S+ )?defen[cs]es?", r"(?:is|are) no (?:\S+ )?defen[cs]es?",
     r"needs? (?:a |an |the |their |its )?(?:licen[cs]es?|notices?|letters?)(?= (?:now|too|as well|first|before)|\s*[.,;:!)]|$)",
 )
 

@@ -319,6 +319,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
     by_id = {f.id: f for f in spec.findings}
     # built only for the findings a block-level dismissal reaches, once each
     vocabulary = functools.cache(lambda fid: _vocabulary(by_id[fid]))
+    subject_stems = functools.cache(lambda fid: _stems(by_id[fid].subject))
     for f in spec.findings:
         for u, found in matches[f.id].dismissal.items():
             unit = seg.units[u]
@@ -353,9 +354,44 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         else:
             named = [fid for fid in named
                      if not _answers_objection(scan, by_id[fid], matches[fid], u.index, cue_at, cue_at + len(cue))]
+        cue_end = cue_at + len(cue)
+        named = [fid for fid in named if not _in_own_problem(matches[fid], u.index, cue_at, cue_end)]
+        if _RELEVANCE.fullmatch(cue):
+            named = [fid for fid in named if not (_sets_aside_other(seg.text, subject_stems(fid), u, cue_at)
+                                                  and _asserted_beside(scan, matches[fid], u, cue_at, cue_end))]
         for fid in named:
             out[fid].setdefault(u.index, cue)
     return out
+
+
+def _in_own_problem(m: _Matches, u: int, cue_at: int, cue_end: int) -> bool:
+    """Is the cue part of one of the finding's own problem phrases in ``u`` ("acceptance +
+    irrelevant": the key says that wording states the problem)?"""
+    return any(s <= cue_at and cue_end <= e for _p, spans in m.problem.get(u, ()) for s, e in spans)
+
+
+def _sets_aside_other(text: str, subject: frozenset[str], unit, cue_at: int) -> bool:
+    """Does the cue's clause name something besides the finding's subject ("Ownership of the
+    subsidiary is irrelevant")? Not when it is only anaphora or a relative pronoun ("That is
+    irrelevant", "..., which is irrelevant") or the subject itself ("The indemnity is irrelevant")."""
+    start = clause_start(text, unit.start, cue_at)
+    for m in _POINTER.finditer(text, start, cue_at):
+        start = m.end()
+    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in _DISMISSAL_ANAPHORA and w[:5] not in subject
+               for w in _WORD.findall(text, start, cue_at))
+
+
+def _asserted_beside(scan: _Scan, m: _Matches, unit, cue_at: int, cue_end: int) -> bool:
+    """Does the block of ``unit`` assert the finding's problem outside the cue at ``cue_at``? Then
+    "... is irrelevant" there sets aside a consideration (an objection, a holiday, the parent's
+    ownership), not the problem the same discussion asserts."""
+    for u in scan.block_units[unit.block]:
+        for p, spans in m.problem.get(u, ()):
+            first, last = min(s for s, _e in spans), max(e for _s, e in spans)
+            if (last <= cue_at or first >= cue_end) and scan.stance(u, first).asserts \
+                    and not _phrase_negated(scan, p, u, spans):
+                return True
+    return False
 
 
 def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matches],
@@ -390,6 +426,12 @@ def _answers_objection(scan: _Scan, f: FindingSpec, m: _Matches, u: int, cue_at:
                and scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
                for p, spans in m.problem.get(u, ()))
 
+
+# Dismissals that deny a consideration any bearing ("Memorial Day is irrelevant"): beside the
+# finding's problem, asserted in the same block, they answer an objection (_asserted_beside).
+_WORD = regex.compile(r"\p{L}+")
+_POINTER = regex.compile(r"(?<!\p{L})(?:which|that|this|it|these|those)(?!\p{L})")
+_RELEVANCE = regex.compile(r"irrelevant|not relevant|beside the point|(?:does|do)(?: not|n't) matter|makes no difference")
 
 # Words a dismissal's clause may hold and still be about the point in hand: anaphora and generic nouns.
 _DISMISSAL_ANAPHORA = GENERIC_WORDS | frozenset(

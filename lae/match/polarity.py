@@ -55,6 +55,14 @@ _TENTATIVE = regex.compile(r"(?<![\p{L}])(?:risks?|chance|possibility|potential|
 # ... or as the name of a topic ("the unlicensed Phase 1 question", "the breach analysis below")
 _TOPIC_AFTER = regex.compile(r"(?:(?:\s+[\p{L}\p{N}.'-]+){0,3}?\s+(?:question|issue|point|topic|analysis|section|"
                              r"discussion)s?|\s+risks?)(?![\p{L}])")
+# a relative pronoun after a noun, just before the cue ("a network company that does not require")
+# (or the second verb of one: "a company that does not dictate hours and does not require")
+_RELATIVE_END = regex.compile(r"(?<![\p{L}])(?!(?:and|but|or|so|because|since|as|while|then|than|if|that)\s)\p{L}{3,}\s+"
+                              r"(?:that|which|who)\s+(?:(?:does|do|did|is|are|was|were)\s+not\s+[^.;:]*?\s(?:and|or)\s+)?$")
+# a clause whose subject is denied ("Neither deduction ...", "No employee ...", "None of them ...")
+_NO_SUBJECT = regex.compile(r"\W*(?:neither|no|none of)(?![\p{L}])")
+_ALLOWED = regex.compile(r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|"
+                         r"compliant|exempt|cured|resolved)")
 _TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])")
 
 
@@ -90,7 +98,7 @@ def _patterns() -> dict[str, regex.Pattern]:
                                       r"(?:but|however|because|since|therefore|so that|although|though|whereas)" + _E),
         # after what it qualifies, a hedge must share its clause: a conjunction starts another one
         "after_break": regex.compile(r"[;:]|\u2014| - |" + _B + r"(?:and|so|which|while|but|however|because|since|although)" + _E),
-        "clause_break": regex.compile(r"[;:]| - |\u2014|" + ARROW + "|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
+        "clause_break": regex.compile(r"[;:|]| - |\u2014|" + ARROW + "|" + _B + r"(?:but|however|although|though|whereas|except|yet)" + _E),
     }
 
 
@@ -317,6 +325,10 @@ def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: in
     if _NOT_END.search(text[max(start, cue_start - 24):cue_start]):
         return False
     clause = clause_start(text, start, cue_start)
+    if _RELATIVE_END.search(text, max(clause, cue_start - 160), cue_start):
+        return False  # "a company that does not require ...": a rule's condition, not a conclusion
+    if _NO_SUBJECT.match(text, clause, cue_start) and _ALLOWED.match(text, cue_start, cue_end):
+        return False  # "Neither deduction is permitted": the permission denied
     for m in _CONSEQUENCE.finditer(text, clause, cue_start):
         clause = m.end()  # "..., once X is fixed, so I see no issue": the condition governs what came before
     if _CONDITION.search(text[clause:cue_start]):

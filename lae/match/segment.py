@@ -40,7 +40,8 @@ _RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|even
 _ROW_RULE = regex.compile(r"\|[\s:|-]*\|")
 # A timeline of things to do ("action timeline", "timeline of required actions") is advice, not a recital.
 _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(?<!action )(?<!actions )"
-                         r"(?:timeline|time line)(?! (?:of|for) (?:the )?(?:required |next |remedial )?(?:actions|steps))|"
+                         r"(?:timeline|time line)(?! (?:of|for) (?:the )?(?:required |next |remedial )?(?:actions|steps)|"
+                         r" of what (?:must|should|needs? to|has to) be done| of what to do)|"
                          r"background|facts|"
                          r"factual|key dates|documents? reviewed|record reviewed|parties|sources|materials reviewed|"
                          r"scope and method|methodology|abbreviations|terms used)\b")

@@ -93,6 +93,11 @@ def test_citation_only_enumeration_and_subject_problem():
     both = feats("The Dover lease is void for want of a signature.", problem="void", subject="Dover lease")
     assert both["u_subject_and_problem"] == 1 and both["u_citation_only"] == 0
     assert feats("The Dover lease is void.", crowd=8)["crowd"] == 1.0
+    # a phrase with a digit and a word of its own says something of the provision: not a bare citation
+    said = feats("A Schedule 13E-3 is mandatory for this deal.", problem="13E-3 is mandatory", subject="Schedule 13E-3")
+    assert said["u_citation_only"] == 0
+    for cited in ("17 C.F.R. § 240.13e-100", "Item 1015", "Section 144(c)", "820 ILCS 90/5"):
+        assert feats(f"The filing must follow {cited}.", problem=cited)["u_citation_only"] == 1, cited
 
 
 KITCHEN_SINK = ("The renewal option deadline in Section 9.1 is June 30, 2025, and the lease was signed on March 3, "

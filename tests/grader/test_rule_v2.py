@@ -29,6 +29,24 @@ RAISED = [
     "The renewal notice deadline is weeks away: sign nothing until the renewal point is resolved.",
     # a negated permission
     "Section 11.3 is a broad-form indemnity reaching the landlord's own negligence, none of which is permitted here.",
+    # "X is irrelevant" beside the asserted problem sets aside an objection, even one about the subject's words
+    "The renewal notice deadline lapses on June 30, 2025 and the client will lose the premises. "
+    "How the renewal notice is delivered is irrelevant.",
+    # a permission denied by the clause's subject ("Neither ... is permitted")
+    "The renewal notice deadline lapses on June 30, 2025. Neither renewal notice by email nor a late one is permitted.",
+    # a rule's condition in a relative clause ("a tenant that does not require ...") is not a conclusion
+    "Section 9.1 keeps the option only for a tenant that does not require an extension; the renewal notice deadline "
+    "lapses on June 30, 2025.",
+    # a negator's scope ends at its table cell: "not" in one cell does not deny the next cell's problem
+    "| Issue | Facts | Consequence |\n|---|---|---|\n| Renewal option (s. 9.1) | notice not served | "
+    "deadline lapses June 30, 2025 |",
+    # a timeline of what must be done is advice, not a chronology of the record
+    "# Timeline of what must be done\n\n## By June 1\n\n1. Serve the renewal notice under Section 9.1 now: the "
+    "deadline lapses on June 30, 2025 and the client will lose the premises.",
+    # a blocking verdict in general words: the subject cannot go ahead
+    "The renewal notice under Section 9.1 cannot go out in its present form.",
+    # "settled law" states the rule with certainty; it settles nothing away
+    "It is settled law that a missed renewal notice deadline ends the option, and this deadline lapses on June 30, 2025.",
 ]
 
 NOT_RAISED = [
@@ -57,6 +75,18 @@ NOT_RAISED = [
     "The renewal notice deadline is weeks away. I don't see a real issue with it.",
     # a condition before ", so" governs what came before it, not the dismissal after it
     "The renewal notice deadline is weeks away and the notice is ready once it is signed, so we do not see a problem.",
+    # a note's verdicts that the point is in order, and a checklist's tick
+    "Renewal notice deadline lapses June 30, 2025 -- fine, operations has it calendared.",
+    "The renewal notice deadline lapses on June 30, 2025; I think it's ok, operations has it calendared.",
+    "The renewal notice deadline lapsing on June 30, 2025 I'm not that worried about.",
+    "- \u2705 Renewal option: the deadline lapses June 30, 2025 and the notice is calendared.",
+    # "irrelevant" said of the subject itself, with no problem asserted beside it, still dismisses
+    "The renewal notice deadline is irrelevant; operations will renew on time.",
+    # a negator inside the problem's own cell still denies it
+    "| Issue | Facts | Consequence |\n|---|---|---|\n| Renewal option (s. 9.1) | notice served | "
+    "the deadline will not lapse |",
+    # a permission affirmed, not denied
+    "The renewal notice deadline is weeks away, but a renewal notice by email is permitted and has been sent.",
 ]
 
 
@@ -384,7 +414,7 @@ def test_a_dismissal_of_an_objection_beside_the_asserted_problem_does_not_dismis
     out = analyze_text(spec[0], text).finding("F2")
     assert out.status != "dismissed"
     evidence = out.credit or out.near_miss
-    assert evidence is not None and "dismissed" not in evidence.reason
+    assert evidence is not None and not evidence.reason.startswith("raised but dismissed")
     assert any(h.category == "problem" for h in evidence.hits)
     assert "F2" in credited(spec, text + " Section 11.3 must be renegotiated before signing.")
 
