@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 0fc72b600165ef719c665c40be4af8eea0416bb693549386b286de95bb070036
+# root-sha256: eeb0fb8cd9da5aaa1365284589101ae59dbba032ade23506c78d3b40d49701df
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":false,"over_credit":0.010159,"under_credit":0.103136,"validation_sha256":"d7fa1e01f150d8ba36d7e777d78f80c89a1487f248cefb14431578e0134d8526"}
-# fidelity-summary: measured at 1.0% over-credit and 10.3% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":false,"over_credit":0.010436,"under_credit":0.107481,"validation_sha256":"79e789a0545c9d04ce261c1dfbb2bc5a1729ef61d577e054a4607915d1d9927c"}
+# fidelity-summary: measured at 1.0% over-credit and 10.7% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
