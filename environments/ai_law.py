@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: bf64868b70a59b2efefab07d276e44a097f39d798abb3476503dca32b24ded39
+# root-sha256: 18c59a6d54a1719fed2ab39b1541659fbee5e61174549ded1f2f608b2540ccb6
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -54,14 +54,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: a6637ccef7b5267a916540d3616f8f300d825b34e995cc0f392b386fd0e9f6ee lae.match._assertion_weights
 # module: c79e9ae36a5149264e960b44ec7c5994292edbf09b6e5edd973131fe3abcbbc4 lae.match.assertion
-# module: 80202fbbf81b602e5ac7cd49287a5378ed4bbb49f5da0169654df1f239202b32 lae.match.cues
-# module: d34f6e134cc3759993c10df2ba74331acc8ba05e90fe34183b3d6737480872bc lae.match.engine
+# module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
+# module: 01c28dabf86ff445ddf833c14cf5dc9c1df48a3cd62cead27836634ab12909a6 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 0d2e6a3173f4e9f0cf49f870f88e501bfceb2e2c49b0f83da77e54e659c37b89 lae.match.polarity
+# module: 911806a17ac4f2cdd0d202bb89689fc8b500bd08d00a86ee53263fa5ebdc8b69 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 53b1a76d3c35b5d5851bb998b49b5d747b14a810fe9cbc10785063df424ef346 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec

@@ -5,7 +5,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 
 from __future__ import annotations
 
-__all__ = ["DISMISSAL_V2", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
+__all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "STATUS_LABEL", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
@@ -100,6 +100,11 @@ FUNCTION_WORDS: frozenset[str] = frozenset(
 # Each list is a set of regular-expression alternatives over normalized (case-folded) text,
 # written by the project (never by key authors). Word boundaries are added by polarity.py.
 
+# The point declared in order ("is duly authorized", "are exempt"); a dismissal unless the clause's
+# subject is denied ("Neither deduction is permitted": polarity.dismissal_holds).
+IN_ORDER = (r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|"
+            r"exempt|cured|resolved)")
+
 # Dismissal: the memo concludes the point is not a problem (anywhere in the discussion).
 DISMISSAL_V2: tuple[str, ...] = (
     r"we do not (?:consider|regard|treat|view|see|think|believe|expect)",
@@ -109,7 +114,7 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:do not|don't|did not|didn't) see (?:an? |any )?(?:\S+ )?(?:issue|problem|concern|risk|exposure)",
     r"we agree with (?:management|the company|the client|hr|the business|that|their|its|his|her)",
     r"express no view", r"draw no conclusion", r"no conclusion", r"not worth (?:raising|pursuing|escalating)",
-    r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|exempt|cured|resolved|moot)",
+    IN_ORDER, r"(?:is|are|was|were) (?:duly |properly |fully )?moot",
     r"nothing (?:for \S+ |further )?to (?:address|do|flag|report)", r"nothing further",
     r"need not", r"no need(?! to know)", r"(?:do|does|would) not recommend",
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",

@@ -427,10 +427,11 @@ def _answers_objection(scan: _Scan, f: FindingSpec, m: _Matches, u: int, cue_at:
                for p, spans in m.problem.get(u, ()))
 
 
+_WORD = regex.compile(r"\p{L}+")
+# what a relevance cue's clause may point back with ("That is irrelevant", "..., which is irrelevant")
+_POINTER = regex.compile(r"(?<!\p{L})(?:which|that|this|it|these|those)(?!\p{L})")
 # Dismissals that deny a consideration any bearing ("Memorial Day is irrelevant"): beside the
 # finding's problem, asserted in the same block, they answer an objection (_asserted_beside).
-_WORD = regex.compile(r"\p{L}+")
-_POINTER = regex.compile(r"(?<!\p{L})(?:which|that|this|it|these|those)(?!\p{L})")
 _RELEVANCE = regex.compile(r"irrelevant|not relevant|beside the point|(?:does|do)(?: not|n't) matter|makes no difference")
 
 # Words a dismissal's clause may hold and still be about the point in hand: anaphora and generic nouns.

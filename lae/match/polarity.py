@@ -20,7 +20,7 @@ import regex
 
 from lae.match.cues import (ADOPTION, ANSWER, ARROW, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
-                            HEDGES, HYPOTHETICAL, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS,
+                            HEDGES, HYPOTHETICAL, IN_ORDER, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS,
                             QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, VERDICT)
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
@@ -61,8 +61,7 @@ _RELATIVE_END = regex.compile(r"(?<![\p{L}])(?!(?:and|but|or|so|because|since|as
                               r"(?:that|which|who)\s+(?:(?:does|do|did|is|are|was|were)\s+not\s+[^.;:]*?\s(?:and|or)\s+)?$")
 # a clause whose subject is denied ("Neither deduction ...", "No employee ...", "None of them ...")
 _NO_SUBJECT = regex.compile(r"\W*(?:neither|no|none of)(?![\p{L}])")
-_ALLOWED = regex.compile(r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|"
-                         r"compliant|exempt|cured|resolved)")
+_ALLOWED = regex.compile(IN_ORDER)
 _TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])")
 
 
