@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 18c59a6d54a1719fed2ab39b1541659fbee5e61174549ded1f2f608b2540ccb6
+# root-sha256: a81f837e19ee4776d1de301d69631e16880f8a8436c900627f2544fe6ec929a6
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,8 +52,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: a6637ccef7b5267a916540d3616f8f300d825b34e995cc0f392b386fd0e9f6ee lae.match._assertion_weights
-# module: c79e9ae36a5149264e960b44ec7c5994292edbf09b6e5edd973131fe3abcbbc4 lae.match.assertion
+# module: 03d0cd18fd7edf279bfdf1bdb0c65ca426156101800ef57391980059f3223841 lae.match._assertion_weights
+# module: a1d43dc2aa93fd60e67d3fa9483b75d2415b63f875ccba343c14248c14d92109 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
 # module: 01c28dabf86ff445ddf833c14cf5dc9c1df48a3cd62cead27836634ab12909a6 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":true,"over_credit":0.011392,"under_credit":0.093543,"validation_sha256":"a98f754106d905f69e64b347b21c786e9f623f076e68a79fd0c47522c28d5dec"}
-# fidelity-summary: measured at 1.1% over-credit and 9.4% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":4445,"max_over_credit":0.02,"max_under_credit":0.1,"memos":635,"met":true,"over_credit":0.007595,"under_credit":0.056894,"validation_sha256":"a98f754106d905f69e64b347b21c786e9f623f076e68a79fd0c47522c28d5dec"}
+# fidelity-summary: measured at 0.8% over-credit and 5.7% under-credit on 635 labelled memos (4445 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 67b3ec34ed2fbe47158e1baa371b0b187c77d200fc1149dc13dbf5ff08de5a73
+# root-sha256: 3bc6c2fcddca543f8a1ffc9451aa7535d54f6d50a29fbea9902507d814053a93
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,8 +52,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: a6637ccef7b5267a916540d3616f8f300d825b34e995cc0f392b386fd0e9f6ee lae.match._assertion_weights
-# module: c79e9ae36a5149264e960b44ec7c5994292edbf09b6e5edd973131fe3abcbbc4 lae.match.assertion
+# module: 03d0cd18fd7edf279bfdf1bdb0c65ca426156101800ef57391980059f3223841 lae.match._assertion_weights
+# module: a1d43dc2aa93fd60e67d3fa9483b75d2415b63f875ccba343c14248c14d92109 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
 # module: 01c28dabf86ff445ddf833c14cf5dc9c1df48a3cd62cead27836634ab12909a6 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":false,"over_credit":0.010436,"under_credit":0.107481,"validation_sha256":"79e789a0545c9d04ce261c1dfbb2bc5a1729ef61d577e054a4607915d1d9927c"}
-# fidelity-summary: measured at 1.0% over-credit and 10.7% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: NOT MET (frozen with --allow-low-fidelity: not reportable)
+# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":true,"over_credit":0.00798,"under_credit":0.068932,"validation_sha256":"79e789a0545c9d04ce261c1dfbb2bc5a1729ef61d577e054a4607915d1d9927c"}
+# fidelity-summary: measured at 0.8% over-credit and 6.9% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

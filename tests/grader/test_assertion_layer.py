@@ -14,8 +14,8 @@ import pytest
 
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
-from lae.match.assertion import (FEATURE_NAMES, _count, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies, features,
-                                 in_scope, veto_threshold)
+from lae.match.assertion import (FEATURE_NAMES, _count, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies,
+                                 contributions, features, in_scope, probability, raw_score, veto_threshold)
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
 from lae.match.segment import segment
@@ -132,6 +132,20 @@ def test_evidence_carries_features_and_probability(spec):
     assert again.model_dump() == out.model_dump()
 
 
+def test_contributions_add_up_to_the_score_and_the_reason_names_the_heaviest(spec):
+    """The explanation is exact: the trees' root values, the baseline and each feature's
+    contribution (the changes of value along the path at its splits) add up to the log-odds."""
+    ev = analyze_text(spec[0], KITCHEN_SINK).finding("F1").near_miss
+    feats = ev.model.features
+    c = contributions(feats)
+    roots = sum(tree[0][4] for tree in pinned.TREES)
+    assert c and abs(pinned.BASELINE + roots + sum(c.values()) - raw_score(feats)) < 1e-9
+    heaviest = max(c, key=lambda k: (abs(c[k]), k))
+    assert f"{heaviest}=" in ev.reason and set(c) <= set(FEATURE_NAMES)
+    moved = dict(feats, m_brief=1.0 - feats["m_brief"], d_hedge=1.0 - feats["d_hedge"])
+    assert raw_score(moved) != raw_score(feats) or contributions(moved) != c
+
+
 def test_a_long_memo_puts_an_unmarked_credit_to_the_unmarked_threshold(spec):
     ev = analyze_text(spec[0], ASSERTED + "\n\n" + PADDING).finding("F1")
     model = (ev.credit or ev.near_miss).model
@@ -204,7 +218,16 @@ def test_training_is_deterministic_and_the_module_regenerates_identically(tmp_pa
     # the generated module is valid Python whose weights are the fitted ones
     ns: dict = {}
     exec(compile(text, "w.py", "exec"), ns)
-    assert ns["BIAS"] == w[0] and ns["WEIGHTS"] == dict(zip(FEATURE_NAMES, w[1:])) and ns["THRESHOLD"] == 0.5
+    assert ns["BASELINE"] == w.baseline and ns["TREES"] == w.trees and ns["THRESHOLD"] == 0.5
+    assert len(w.trees) == tr.TREES and all(tree[0][0] in FEATURE_NAMES for tree in w.trees if len(tree) > 1)
+    # the grader's plain-Python walk of the written trees gives the library's own probabilities
+    lib = tr.HistGradientBoostingClassifier(max_iter=tr.TREES, learning_rate=tr.LEARNING_RATE, max_leaf_nodes=tr.MAX_LEAVES,
+                                            min_samples_leaf=tr.MIN_LEAF, l2_regularization=tr.L2,
+                                            class_weight="balanced", early_stopping=False, random_state=0)
+    lib.fit([list(r.features) for r in rows], [int(r.raised) for r in rows])
+    expected = lib.predict_proba([list(r.features) for r in rows])[:, 1]
+    got = [probability(dict(zip(FEATURE_NAMES, r.features)), ns["TREES"], ns["BASELINE"]) for r in rows]
+    assert max(abs(a - b) for a, b in zip(got, expected)) < 1e-9
     assert (ns["VETO_SCOPE"], ns["RESCUE_THRESHOLD"], ns["RESCUE_REASONS"]) == ("marked", 0.8, tr.RESCUE_SETS["narrow"])
 
 
