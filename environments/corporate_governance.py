@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 3bc6c2fcddca543f8a1ffc9451aa7535d54f6d50a29fbea9902507d814053a93
+# root-sha256: e9194cf3f7e82ce1e50c05bdeca947731959249cbb8d9a7527af96e95e5798c7
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 03d0cd18fd7edf279bfdf1bdb0c65ca426156101800ef57391980059f3223841 lae.match._assertion_weights
-# module: a1d43dc2aa93fd60e67d3fa9483b75d2415b63f875ccba343c14248c14d92109 lae.match.assertion
+# module: 032dcb1093b07a505abb284bc15cf1ee9a9f9242193666e219b1375a033a5095 lae.match._assertion_weights
+# module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
-# module: 01c28dabf86ff445ddf833c14cf5dc9c1df48a3cd62cead27836634ab12909a6 lae.match.engine
+# module: 04de702a26d246d9f0585ecaf2cd80e28f58c92fe9bbf0fad8615756360ad0fa lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 911806a17ac4f2cdd0d202bb89689fc8b500bd08d00a86ee53263fa5ebdc8b69 lae.match.polarity
+# module: 47d53bae9a24cd0205a73b3b72b3a7394982ba11d0bd350b3d254df4a505d244 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 53b1a76d3c35b5d5851bb998b49b5d747b14a810fe9cbc10785063df424ef346 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":true,"over_credit":0.00798,"under_credit":0.068932,"validation_sha256":"79e789a0545c9d04ce261c1dfbb2bc5a1729ef61d577e054a4607915d1d9927c"}
-# fidelity-summary: measured at 0.8% over-credit and 6.9% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":true,"over_credit":0.009822,"under_credit":0.061745,"validation_sha256":"79e789a0545c9d04ce261c1dfbb2bc5a1729ef61d577e054a4607915d1d9927c"}
+# fidelity-summary: measured at 1.0% over-credit and 6.2% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

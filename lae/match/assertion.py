@@ -165,7 +165,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "m_general", "m_example", "d_general", "d_example", "m_routine", "d_diligence", "m_teaching",
     "form_row", "form_item", "form_heading", "crowd", "m_grounded",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
-    "r_citation", "r_dismissed", "r_recital",
+    "r_citation", "r_dismissed", "r_recital", "r_subject",
 )
 
 # Why the rule rejected a soft candidate (its stance kind or soft rule) -> the reason feature it sets.
@@ -173,7 +173,7 @@ REASON_FEATURES: dict[str, str] = {
     "hedge": "r_hedge", "reported": "r_reported", "other-matter": "r_reported", "law-in-abstract": "r_abstract",
     "hypothetical": "r_abstract", "definition": "r_abstract", "question": "r_question", "keyword-list": "r_list",
     "negated": "r_negated", "heading": "r_heading", "citation": "r_citation", "dismissed": "r_dismissed",
-    "recital": "r_recital",
+    "recital": "r_recital", "subject-only": "r_subject",
 }
 
 

@@ -29,7 +29,7 @@ from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
-                                stance, verdict_cue, answer_verdict)
+                                stance, verdict_cue, answer_verdict, has_verdict_words)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
@@ -663,6 +663,7 @@ class _FindingJudge:
         else:
             cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit) or _answered(seg, u)
         if cue is None or not self.scan.stance(u, cue[0]).asserts:
+            self.subject_only(u)
             return
         scope = self.scan.units_of(_discussion(seg, block.index, wide=False)) | {u}
         if any(x in self.dismissed for x in scope):
@@ -670,6 +671,27 @@ class _FindingJudge:
         subject = [(p, sp) for x in naming if x in self.m.subject for p, sp in self.m.subject[x]]
         hits = _hits("subject", subject) + [(cue[0], cue[1], "cue", f"verdict: {cue[2]}")]
         self.candidates.append(_Candidate(self.f.id, u, block.index, 1, hits))
+
+    def subject_only(self, u: int) -> None:
+        """A sentence naming this finding's subject (and no finding's problem phrase, nor a verdict
+        in general words) that asserts something outside a recital, heading or dismissed discussion:
+        a soft candidate the assertion model may rescue ("po splitting -> split the order into
+        singles to dodge the EUS"); the rule alone never credits it. A sentence whose verdict words
+        the rule read as negated, conditional or quoted ("is not unenforceable") is not one: the
+        rule has read what it says."""
+        seg = self.scan.seg
+        unit = seg.units[u]
+        block = seg.blocks[unit.block]
+        if u not in self.m.subject or block.section == "recital" or block.kind == "heading":
+            return
+        if has_verdict_words(seg.text, unit.start, unit.end):
+            return
+        if not self.scan.stance(u).asserts:
+            return
+        scope = self.scan.units_of(_discussion(seg, block.index, wide=False)) | {u}
+        if any(x in self.dismissed for x in scope):
+            return
+        self.soft.append(_Candidate(self.f.id, u, block.index, 0, _hits("subject", self.m.subject[u]), "subject-only"))
 
     def _citation_asserted(self, u: int) -> bool:
         """A citation alone is a problem only beside the subject and violation language in its unit,
@@ -933,8 +955,10 @@ def _finding_outcome(judge: _FindingJudge, crowd: int = 0, grounded: float = 0.0
             return FindingOutcome(id=f.id, status=status, near_miss=ev, example=_example(f))  # type: ignore[arg-type]
     if judge.m.subject:
         u = min(judge.m.subject)
-        ev = _evidence(scan, u, _hits("subject", judge.m.subject[u]),
-                       "the subject is named but no problem phrase says what is wrong")
+        reason = "the subject is named but no problem phrase says what is wrong"
+        ev = _evidence(scan, u, _hits("subject", judge.m.subject[u]), reason)
+        if soft is not None:
+            ev = ev.model_copy(update={"model": soft, "reason": f"{reason}; {assertion_model.explain(soft)}"})
         return FindingOutcome(id=f.id, status="no-problem", near_miss=ev, example=_example(f))
     return FindingOutcome(id=f.id, status="never-named", example=_example(f))
 

@@ -26,7 +26,7 @@ from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds", "clause_start",
-           "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "answer_verdict", "minimized_before",
+           "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "has_verdict_words", "answer_verdict", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
 NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words (and the same clause);
@@ -351,6 +351,12 @@ def minimized_before(text: str, start: int, pos: int) -> bool:
 def escalation_cue(text: str, start: int, end: int) -> str | None:
     m = _cues()["escalation"].search(text, start, end)
     return m.group(0) if m else None
+
+
+def has_verdict_words(text: str, start: int, end: int) -> bool:
+    """Whether the unit ``start:end`` holds a verdict in general words (``VERDICT``) at all,
+    however the rule reads it (negated, conditional, quoted, tentative or made)."""
+    return next(_cues()["verdict"].finditer(text, start, end), None) is not None
 
 
 def verdict_cue(text: str, start: int, end: int) -> tuple[int, int, str] | None:
