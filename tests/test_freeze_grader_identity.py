@@ -138,3 +138,41 @@ def test_editing_a_scoring_module_in_an_installed_wheel_fails_verify(installed_r
     proc = run_installed(site, "score", "--root", str(root), "--task", ATTACK_TASK, str(memo), cwd=tmp_path)
     assert proc.returncode == 3 and f"module {module} changed" in proc.stderr
     assert "reward" not in proc.stdout
+
+
+def _pinned_dependencies() -> dict[str, str]:
+    """``name -> version`` of every ``name==version`` requirement in pyproject's dependencies."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = {}
+    for requirement in project["dependencies"]:
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)", requirement.strip())
+        if match:
+            pins[match.group(1).lower().replace("_", "-")] = match.group(2)
+    return pins
+
+
+def test_every_package_the_bundled_pockets_are_frozen_against_is_pinned_to_that_version() -> None:
+    # A fresh `pip install` must reproduce the grader the bundled release was frozen against: a bound
+    # reader or matcher left as a range (lxml>=4.9) installs a newer release one day, and then every
+    # bundled pocket refuses to verify and `lae demo` exits 3 on a clean machine.
+    pins = _pinned_dependencies()
+    project = Project.at(REPO)
+    checked = 0
+    for pocket in project.pockets():
+        stamp = read_stamp((REPO / "environments" / f"{pocket.replace('-', '_')}.py").read_bytes())
+        assert stamp is not None and stamp.manifest is not None, f"{pocket} is not frozen"
+        for package in stamp.manifest.grader.packages:
+            assert pins.get(package.name) == package.version, (
+                f"pyproject.toml must pin {package.name}=={package.version} (the version {pocket} is frozen "
+                f"against); it pins {pins.get(package.name)!r}")
+            checked += 1
+    assert checked >= 7  # the readers (python-docx, pypdf, openpyxl, lxml, defusedxml) and matchers (regex, pyahocorasick)
+
+
+def test_every_package_the_installed_grader_binds_is_pinned_exactly() -> None:
+    derived = derive_identity().identity
+    assert derived is not None
+    pins = _pinned_dependencies()
+    unpinned = [p.name for p in derived.packages if p.name not in pins]
+    assert unpinned == [], f"bound by the grader identity but not pinned with == in pyproject.toml: {unpinned}"
