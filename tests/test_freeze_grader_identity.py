@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from lae.freeze import freeze_pocket, read_stamp, render_stamp
-from lae.freeze.identity import NOT_BOUND, _imports_of, _Resolver, derive_identity, python_tag
-from lae.freeze.stamp import replace_block
+from lae.freeze.identity import NOT_BOUND, _imports_of, _normalise, _Resolver, derive_identity, python_tag
+from lae.freeze.stamp import locate_module, replace_block
 from lae.project import Project
 from tests.conftest import ATTACK_POCKET, ATTACK_TASK, REPO, run_installed, run_lae, staged_memo
 from tests.test_freeze_support import MODULE, POCKET, make_tree
@@ -148,7 +148,7 @@ def _pinned_dependencies() -> dict[str, str]:
     for requirement in project["dependencies"]:
         match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)", requirement.strip())
         if match:
-            pins[match.group(1).lower().replace("_", "-")] = match.group(2)
+            pins[_normalise(match.group(1))] = match.group(2)
     return pins
 
 
@@ -160,7 +160,7 @@ def test_every_package_the_bundled_pockets_are_frozen_against_is_pinned_to_that_
     project = Project.at(REPO)
     checked = 0
     for pocket in project.pockets():
-        stamp = read_stamp((REPO / "environments" / f"{pocket.replace('-', '_')}.py").read_bytes())
+        stamp = read_stamp(locate_module(project, pocket)[1].read_bytes())
         assert stamp is not None and stamp.manifest is not None, f"{pocket} is not frozen"
         for package in stamp.manifest.grader.packages:
             assert pins.get(package.name) == package.version, (
