@@ -18,7 +18,7 @@ against rule + layer, and the in-sample figures.
     python bench/train_assertion.py [--memos DIR ...] [--check [--sample TASK ...]]
 
 Training data (the default): the validation batches named in ``TRAIN_IDS`` (memo ids A–G,
-A2–G2, ..., A6–G6, A8–G8, ..., A20–G20, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
+A2–G2, ..., A6–G6, A8–G8, ..., A21–G21, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
 and ``../shared/fidelity``. A batch kept off main (a branch ``holdout-batch<n>``) is held out: it measures the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
@@ -55,6 +55,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the key compiled in memory)
 
 from lae.canonical import canonical_bytes, parse_json_strict  # noqa: E402
+from lae.compiler.load import load_key  # noqa: E402
+from lae.compiler.redteam import comma_list, must_not_variants, must_variants  # noqa: E402
 from lae.grader.deliverables import read_deliverable  # noqa: E402
 from lae.fsio import atomic_write  # noqa: E402
 from lae.match import _assertion_weights as pinned  # noqa: E402
@@ -69,7 +71,7 @@ ROWS_FILE = ROOT / "bench" / "assertion_rows.jsonl"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
 FIXTURE_MEMOS = ROOT / "tests" / "fixtures" / "memos"
 GENERIC_MAX_CREDITS = 1  # a generic memo may credit at most one finding of its matter (tests/pockets)
-TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20"))  # batches 1-6, 8-20 and G7
+TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21"))  # batches 1-6, 8-21 and G7
 OVER_TARGET, UNDER_TARGET = 0.02, 0.10  # the fidelity targets the thresholds are chosen against
 # The boosted trees' hyperparameters (fixed: chosen once on leave-one-matter-out figures, not per run).
 TREES, LEARNING_RATE, MAX_LEAVES, MIN_LEAF, L2 = 100, 0.1, 8, 20, 1.0
@@ -177,6 +179,44 @@ def _fixture_memos():
     for folder in sorted(p for p in FIXTURE_MEMOS.glob("*/*") if p.is_dir()):
         for kind in ("strong", "generic"):
             yield folder.parent.name, folder.name, f"fixture/{kind}", kind, [folder / f"{kind}.docx"], None
+
+
+def _constraint_texts(project: Project):
+    """(pocket, task, finding ids, must credit?, text) of what ``lae compile`` refuses anchors for:
+    each key's calibration positives and negatives and the red team's variants (SPEC section 5)."""
+    for path in sorted(project.root.glob("keys_private/*/*.yaml")):
+        if path.name == "pocket.yaml":
+            continue
+        key = load_key(path, project=project)
+        pocket, task = path.parent.name, path.stem
+        yield pocket, task, tuple(f.id for f in key.findings), False, comma_list(key)
+        for f in key.findings:
+            yield from ((pocket, task, (f.id,), True, t) for t in f.calibration.positive)
+            yield from ((pocket, task, (f.id,), False, t) for t in f.calibration.negative)
+            yield from ((pocket, task, (f.id,), True, v.text) for v in must_variants(f))
+            yield from ((pocket, task, (f.id,), False, v.text) for v in must_not_variants(f))
+
+
+def constraint_rows(project: Project) -> list[Row]:
+    """One row per (constraint text, finding): kind ``must`` (the text must credit the finding)
+    or ``must-not``. Not training data: the chosen policy must keep them all
+    (:func:`fixtures_hold`), as the compiler will when it next compiles the keys."""
+    rows: list[Row] = []
+    contexts: dict[str, tuple] = {}
+    for pocket, task, fids, must, text in _constraint_texts(project):
+        if task not in contexts:
+            ctx = _context(project, pocket, task)
+            contexts[task] = (ctx.anchors.match_spec(), ctx.index)
+        spec, index = contexts[task]
+        norm = normalize(text)
+        analysis = analyze_text(spec, text, index.mask(norm), norm=norm)
+        for fid in fids:
+            ev = (f := analysis.finding(fid)).credit or f.near_miss
+            model = ev.model if ev is not None else None
+            feats = tuple(model.features[k] for k in FEATURE_NAMES) if model else ()
+            rule = model.features["rule_credit"] >= 1.0 if model else f.credited
+            rows.append(Row(task, "must" if must else "must-not", fid, must, rule, feats, "constraint"))
+    return rows
 
 
 def collect(roots: list[str], project: Project, matters: frozenset[str] | None = None, *,
@@ -345,14 +385,16 @@ class Fixtures:
 
 def fixtures_hold(fx: Fixtures | None, policy: Policy) -> bool:
     """Every strong memo credits all its findings and every generic memo at most
-    ``GENERIC_MAX_CREDITS`` (the suite's tests/pockets checks, under the policy's final model)."""
+    ``GENERIC_MAX_CREDITS`` (the suite's tests/pockets checks, under the policy's final model);
+    every compiler constraint holds (a calibration positive or must-credit variant credits its
+    finding, a calibration negative, must-not variant or comma list does not)."""
     if fx is None:
         return True
     probs = fx.probs[policy.key]
     credited: dict[tuple[str, str], int] = defaultdict(int)
     for i, r in enumerate(fx.rows):
         hit = policy.credited(r, probs.get(i))
-        if r.kind == "strong" and not hit:
+        if (r.kind in ("strong", "must") and not hit) or (r.kind == "must-not" and hit):
             return False
         credited[(r.matter, r.memo)] += hit and r.kind == "generic"
     return all(n <= GENERIC_MAX_CREDITS for n in credited.values())
@@ -508,6 +550,7 @@ def _fixtures(rows: list[Row], keys: list[tuple[str, str]]) -> Fixtures:
     """The fixture memos' rows and, per scope and rescue set, their probabilities under the
     model fitted on every training row that scope and set judge."""
     fixture_rows, _ms = collect([], Project.at(None), fixtures=True)
+    fixture_rows += constraint_rows(Project.at(None))
     probs: dict[tuple[str, str], dict[int, float]] = {}
     for key in keys:
         train = _train_rows(rows, key)

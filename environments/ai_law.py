@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: ee5144616e2321374df7a9dbcecf1d45ed6188e59f083b232f2afcab936ceed3
+# root-sha256: c7d361b5d4f45a50d2bf2221d2ed75b977e99ce24bb58d316b4987338c785766
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 032dcb1093b07a505abb284bc15cf1ee9a9f9242193666e219b1375a033a5095 lae.match._assertion_weights
+# module: 3347436c7e3546eb4f901714c6c86a7965084d8cbc2e2631ae5cca5a7d9f5c1b lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
-# module: 04de702a26d246d9f0585ecaf2cd80e28f58c92fe9bbf0fad8615756360ad0fa lae.match.engine
+# module: e2740dbf57aef8f0f1d01878ea21add55342e049defd901612f0303f25ec20de lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,25 +63,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 47d53bae9a24cd0205a73b3b72b3a7394982ba11d0bd350b3d254df4a505d244 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 53b1a76d3c35b5d5851bb998b49b5d747b14a810fe9cbc10785063df424ef346 lae.match.segment
+# module: c0303754869084354cbed60a1e81e849e3835c17cf0814c8508a19a626a3a96c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: 5512f16b21802cbbc9a71b4c0456fa1c08e56a78e31cf5250cba5bd1044eb05a lae.match.terms
+# module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":true,"over_credit":0.00674,"under_credit":0.055265,"validation_sha256":"84e1c842e9bd6e43ff7046511fe058e01869dfd90ad23319ed1e58443de8bb03"}
-# fidelity-summary: measured at 0.7% over-credit and 5.5% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":4935,"max_over_credit":0.02,"max_under_credit":0.1,"memos":705,"met":true,"over_credit":0.007109,"under_credit":0.049584,"validation_sha256":"e3852cacf1d0b119bd09db0a10e0d4af55e6992f9964148764f1e7355da919d0"}
+# fidelity-summary: measured at 0.7% over-credit and 5.0% under-credit on 705 labelled memos (4935 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 1aac0bf94065c36a0fae6f658f1af108577860322373b24f39750add5e840935  anchors/ai-law/ai-cloud-training-004.anchors.json
-# fe5d93ae54875c2e11f40e03d6169e4fd62f162e090cf73b518d434c1cff14ff  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# 0d8352c7468c4af0fed4a78a44b49344889517cb5bb646255e4b9c8ac6557a87  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# 3a33fec0e3b103d9faf0f6c909eac6255b1cd02d79f9c333b16c58b9334a7815  anchors/ai-law/ai-model-export-005.anchors.json
-# d38b57c3327e0067e249781a5fcc936a737cb6140defb92eae8687467ac47d65  anchors/ai-law/ai-orion-compute-001.anchors.json
+# 3f8dffdc164065f5423351db6c91e3fef8413f53d6ceff988f4d2453d780518e  anchors/ai-law/ai-cloud-training-004.anchors.json
+# 59bc1f4b833baf0b580847ab72d02025aa83ecde4e3cc4f749bd486a0835452d  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# 12b2dfa44b284a23cc34c479f184d031a30ea5cb2571d36f8dea17cb5d683245  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# 377462486ed2acd61710b3af2dcf3f3caf612b38fc0376c2b027f5f563960547  anchors/ai-law/ai-model-export-005.anchors.json
+# c2ec8131cb72b4eb66de94ed773a1abbc0a9f5f7d2d379b751261f6d96bdcef3  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

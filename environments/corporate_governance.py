@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: e9194cf3f7e82ce1e50c05bdeca947731959249cbb8d9a7527af96e95e5798c7
+# root-sha256: 551e950bc62a10a9ae8b48debdcdd41563d1ee985693cd5ea1f6dc5ad0423675
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 032dcb1093b07a505abb284bc15cf1ee9a9f9242193666e219b1375a033a5095 lae.match._assertion_weights
+# module: 3347436c7e3546eb4f901714c6c86a7965084d8cbc2e2631ae5cca5a7d9f5c1b lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
-# module: 04de702a26d246d9f0585ecaf2cd80e28f58c92fe9bbf0fad8615756360ad0fa lae.match.engine
+# module: e2740dbf57aef8f0f1d01878ea21add55342e049defd901612f0303f25ec20de lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,25 +63,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 47d53bae9a24cd0205a73b3b72b3a7394982ba11d0bd350b3d254df4a505d244 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 53b1a76d3c35b5d5851bb998b49b5d747b14a810fe9cbc10785063df424ef346 lae.match.segment
+# module: c0303754869084354cbed60a1e81e849e3835c17cf0814c8508a19a626a3a96c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: 5512f16b21802cbbc9a71b4c0456fa1c08e56a78e31cf5250cba5bd1044eb05a lae.match.terms
+# module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":true,"over_credit":0.009822,"under_credit":0.061745,"validation_sha256":"79e789a0545c9d04ce261c1dfbb2bc5a1729ef61d577e054a4607915d1d9927c"}
-# fidelity-summary: measured at 1.0% over-credit and 6.2% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":4935,"max_over_credit":0.02,"max_under_credit":0.1,"memos":705,"met":true,"over_credit":0.007724,"under_credit":0.063038,"validation_sha256":"ac738d0915a0005d0eaac26ec630e9584d56921357afab3a0e04685a6c48678d"}
+# fidelity-summary: measured at 0.8% over-credit and 6.3% under-credit on 705 labelled memos (4935 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 767bde55c1ea22de1f501e6935cd4ed233d69fde8895971b769e47db2a49cdfe  anchors/corporate-governance/evergreen-controller-002.anchors.json
-# e5d93daf1f65253a5826f5d1c0ae8419500512fef7d187d31aa76d0236fbb7a2  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# 08be54cf3c9568e5b23561d7381dc98aa9d4027b8b88c7082723ac1453524151  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# ea5a5f7cf601b418e40e1516be43f9dc39117de6d4e4dfe1583acf8cfbf5f5cc  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# 27b1b732de8845dafb578271fc3d231aeff664eec22707e8f1d85be6d8c4b653  anchors/corporate-governance/solstice-committee-005.anchors.json
+# 6792010a7dcc315f4666ebb20dd6f80a38ae19f68e58aabafc0aa1cc5d2f6e9c  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# 3e6e19bcf8601ce1de28f25f8ff4a748bb85e5fbfa6a81bc845a5c6b4a017226  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# 741783c6600a9285aecbd91b5ef4f4fad4eb7dd4ca8a1f2b555771d7d08aa457  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# aacd4d7783b51d9eb816e7526f99e1648c2dcf92e9e22e871a8c089b43b28d14  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# 24f68f00111f4b244484fd89ed84654a8d0f0dfb0c1ae11ecf133c148464c0c4  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf

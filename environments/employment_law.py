@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 638c54dd318049afefe6c28aeba6bb23ea388b47cf6e4791376fc84a12fee0b5
+# root-sha256: b651def275172ca3ac994dda8d0aee600f0ad9d98360949068263428a23e4040
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 032dcb1093b07a505abb284bc15cf1ee9a9f9242193666e219b1375a033a5095 lae.match._assertion_weights
+# module: 3347436c7e3546eb4f901714c6c86a7965084d8cbc2e2631ae5cca5a7d9f5c1b lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
-# module: 04de702a26d246d9f0585ecaf2cd80e28f58c92fe9bbf0fad8615756360ad0fa lae.match.engine
+# module: e2740dbf57aef8f0f1d01878ea21add55342e049defd901612f0303f25ec20de lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,25 +63,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 47d53bae9a24cd0205a73b3b72b3a7394982ba11d0bd350b3d254df4a505d244 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 53b1a76d3c35b5d5851bb998b49b5d747b14a810fe9cbc10785063df424ef346 lae.match.segment
+# module: c0303754869084354cbed60a1e81e849e3835c17cf0814c8508a19a626a3a96c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: 5512f16b21802cbbc9a71b4c0456fa1c08e56a78e31cf5250cba5bd1044eb05a lae.match.terms
+# module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4690,"max_over_credit":0.02,"max_under_credit":0.1,"memos":670,"met":true,"over_credit":0.004289,"under_credit":0.063767,"validation_sha256":"93a4ba50c8d953135ac52c0b3b86064fa32975539cc7b4a32702183112d614aa"}
-# fidelity-summary: measured at 0.4% over-credit and 6.4% under-credit on 670 labelled memos (4690 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":4935,"max_over_credit":0.02,"max_under_credit":0.1,"memos":705,"met":true,"over_credit":0.004154,"under_credit":0.058462,"validation_sha256":"6e6a60ab31963a4773a15b3722fbec408a14f4032498562c359347c7f6b3783c"}
+# fidelity-summary: measured at 0.4% over-credit and 5.8% under-credit on 705 labelled memos (4935 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# 8caf3481f66c09d639632e4fc46e879e695dd4e11ab363b06073715904657fc5  anchors/employment-law/atlas-noncompete-001.anchors.json
-# 7164ffc928b2ddf80b80c942583b2ff255c9fd163aae0434130cee14930be4cf  anchors/employment-law/brightline-overtime-002.anchors.json
-# 00eba2e54e5faa4e31aafead01da6288e897697a3b464b6e8baa0bb926222e81  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# c9a4ac3607c28520ba3a9dba972efa1c9774137db83e68503e8072158258ba23  anchors/employment-law/delta-warn-004.anchors.json
-# 8f1f2fe7389eccc2610e17ee24bacfb27d6e4f0441a0fe7433d6ec500c548935  anchors/employment-law/ember-contractor-005.anchors.json
+# 0c78205b551c890b0f52b4068c7a950f282e3a8a1d5b36c200204e33717b1b6e  anchors/employment-law/atlas-noncompete-001.anchors.json
+# b50435251761c42544184078dee7e88e16e46042e2e3a72db66aab271be790ec  anchors/employment-law/brightline-overtime-002.anchors.json
+# ca3ec5226aedbc1c82d387f17ec79e2015a9b5ec3633ddd9b36982031762136c  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 5eb6bf8d1e54c8115b01892c56946c4710d220c0d98ddb65f20d1c2f1fdd6e7b  anchors/employment-law/delta-warn-004.anchors.json
+# d84799fe80c5d76262013d34de99b6ad60154a033e0aa20625cfbffbcab2b715  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx

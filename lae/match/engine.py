@@ -234,13 +234,16 @@ def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
     """Blocks of block ``b``'s discussion: itself, its headings (not the document title), the
     item it is nested under and that item's other sub-items, its list/table lead-in and header row, and (non-row blocks) its whole section when short;
     ``wide`` adds the block before it in the same section when ``b`` opens by referring back
-    to it ("This ...", "That shipment ...", "Such ...") (subject search)."""
+    to it ("This ...", "That shipment ...", "Such ...") and a chat message's whole turn (its
+    speaker's run of messages, read as one paragraph) (subject search)."""
     blk = seg.blocks[b]
     out = [b] + [h for h in blk.headings if not (h == 0 and seg.blocks[h].level == 1)]
     if blk.kind == "item":
         out += seg.item_family(b)  # a list item with its sub-items is one discussion
     out += seg.record_of(b)  # so is a field record (Evidence, Analysis, ... of one finding)
     out += [x for x in (blk.lead_in, blk.header) if x is not None]
+    if wide:
+        out += seg.turn_of(b)
     if blk.kind != "row":
         sec = seg.section_blocks(b)
         if blk.headings and len(sec) <= SMALL_SECTION_BLOCKS:

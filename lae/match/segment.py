@@ -36,7 +36,16 @@ _NUMBERED_TITLE = regex.compile(r"(?:\d{1,2}(?:\.\d{1,2})*\.?|[ivxIVX]{1,4}\.|[A
 _ROW = regex.compile(r"\|.*\|")
 _TITLE_END = regex.compile(r"[.!?:;,]\**$")
 _SHORT_END = regex.compile(r"[.!?;,)\]]\**$")
-_RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|event)s?")
+# A table whose first column names a date, a defined term, a record field or a person is a recital
+# (a chronology, a glossary, a key-terms abstract "Field | Value as written", minutes "Speaker | Record").
+_RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|event|field|metric|speaker|name|person"
+                                r"|party|parties|custodian)s?")
+# A chat or call-log message opens with its clock time and speaker ("[07:15] Tobias Renner: ...",
+# "08:02 Ingrid Halvorsen: ..."): the message is what follows them. Matched on the lowercased text;
+# each word of the name must be capitalised in the original (so "16:21 biggest thing: ..." is content).
+_SPEAKER = regex.compile(r"(?:\*\*)?\[?\d{1,2}:\d{2}(?::\d{2})?(?: ?[ap]\.?m\.?)?\]? +"
+                         r"(?P<name>(?:\p{L}[\p{L}.'\u2019-]* ){0,3}\p{L}[\p{L}.'\u2019-]*)"
+                         r"(?: \([^()\n]{1,40}\))?:(?:\*\*)? +(?=\S)")
 _ROW_RULE = regex.compile(r"\|[\s:|-]*\|")
 # A timeline of things to do ("action timeline", "timeline of required actions") is advice, not a recital.
 _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(?<!action )(?<!actions )"
@@ -102,6 +111,7 @@ class Segmented:
     unit_starts: tuple[int, ...] = field(default=())
     sections: dict[tuple[int, ...], list[int]] = field(default_factory=dict)  # heading chain -> its non-heading blocks
     records: dict[int, tuple[int, ...]] = field(default_factory=dict)  # block -> the field record it belongs to
+    turns: dict[int, tuple[int, ...]] = field(default_factory=dict)  # chat message -> its speaker's turn
 
     def unit_at(self, pos: int) -> int | None:
         """Index of the unit containing normalized offset ``pos``."""
@@ -122,6 +132,12 @@ class Segmented:
             out.append(x)
             x += 1
         return out
+
+    def turn_of(self, block: int) -> tuple[int, ...]:
+        """The chat turn ``block`` is a message of: the run of consecutive messages of one speaker,
+        which reads as a paragraph does (a message names a point, the next says what is wrong with
+        it), or ``()``."""
+        return self.turns.get(block, ())
 
     def record_of(self, block: int) -> tuple[int, ...]:
         """The field record ``block`` is a line of (``**Evidence:** ...`` beside ``**Analysis:** ...``
@@ -196,9 +212,12 @@ def _cells(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
 class _Builder:
     """Walks the lines once, tracking the heading stack, list lead-ins and table headers."""
 
-    def __init__(self, text: str, depth_of: Callable[[int], int] = lambda _pos: 0) -> None:
+    def __init__(self, text: str, depth_of: Callable[[int], int] = lambda _pos: 0,
+                 capital_at: Callable[[int], bool] = lambda _pos: True) -> None:
         self.text = text
         self.depth_of = depth_of  # a line's nesting depth, from its indentation in the original text
+        self.capital_at = capital_at  # whether the original character at a normalized offset is upper case
+        self.speakers: dict[int, str] = {}  # chat message block -> its speaker's name
         self.items: list[tuple[int, int]] = []  # the open list: (depth, block index) of each enclosing item
         self.blocks: list[Block] = []
         self.stack: list[tuple[int, int, SectionKind]] = []  # (level, block index, section kind)
@@ -218,6 +237,8 @@ class _Builder:
             self.prev_kind = "blank"
             return
         kind, cstart, level = _line_kind(text, start, end)
+        if kind == "paragraph":
+            cstart = self._after_speaker(start, end, len(self.blocks))
         if kind == "row" and _ROW_RULE.fullmatch(text[start:end].strip()):
             return
         idx = len(self.blocks)
@@ -246,6 +267,19 @@ class _Builder:
         if kind != "item":
             self.items = []
         self.prev_kind = kind
+
+    def _after_speaker(self, start: int, end: int, idx: int) -> int:
+        """Where a chat message's content starts, past its clock time and speaker's name (noted as
+        block ``idx``'s speaker)."""
+        m = _SPEAKER.match(self.text, start, end)
+        if m is None:
+            return start
+        a, b = m.span("name")
+        words = [a] + [i + 1 for i in range(a, b) if self.text[i] == " "]
+        if not all(self.capital_at(w) for w in words):
+            return start
+        self.speakers[idx] = m.group("name")
+        return m.end()
 
     def _nest(self, start: int, idx: int) -> int | None:
         """The item this one is nested under (by indentation), if any; records it as open."""
@@ -325,6 +359,12 @@ def _messages(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b - 1) for a, b in zip(bounds, bounds[1:])]
 
 
+def _capital(original: str, norm: NormalizedText, pos: int) -> bool:
+    """Whether the character the normalized offset ``pos`` came from is upper case."""
+    o = norm.origin[pos] if pos < len(norm.origin) else len(original)
+    return o < len(original) and original[o].isupper()
+
+
 def _indent_depth(original: str, norm: NormalizedText, pos: int) -> int:
     """Nesting depth of the line at normalized offset ``pos``: its indentation in the original
     text, in steps of two spaces (a tab is one step)."""
@@ -340,7 +380,7 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
     """Normalize, blank masked spans (normalized offsets), find blocks and units."""
     norm = norm or normalize(text)
     blanked = blank_spans(norm.text, masked)
-    builder = _Builder(blanked, functools.partial(_indent_depth, text, norm))
+    builder = _Builder(blanked, functools.partial(_indent_depth, text, norm), functools.partial(_capital, text, norm))
     pos = 0
     for line in blanked.split("\n"):
         for start, end in _messages(blanked, pos, pos + len(line)):
@@ -358,7 +398,18 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
         if b.kind != "heading":
             sections.setdefault(b.headings, []).append(b.index)
     return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units), sections,
-                     _field_records(blanked, blocks))
+                     _field_records(blanked, blocks), _turns(blocks, builder.speakers))
+
+
+def _turns(blocks: Sequence[Block], speakers: dict[int, str]) -> dict[int, tuple[int, ...]]:
+    """Runs of consecutive chat messages (under the same headings) by one speaker."""
+    runs: list[list[int]] = []
+    for b in sorted(speakers):
+        prev = runs[-1][-1] if runs else None
+        if prev is None or prev != b - 1 or speakers[prev] != speakers[b] or blocks[prev].headings != blocks[b].headings:
+            runs.append([])
+        runs[-1].append(b)
+    return {b: tuple(run) for run in runs if len(run) > 1 for b in run}
 
 
 _FIELD_LABEL = regex.compile(r"\W*(\p{L}[\p{L} /&'()-]{0,28}?)\W*:")

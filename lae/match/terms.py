@@ -9,7 +9,8 @@ folded, quotes and dashes unified, single spaces). Tolerated variants:
   final consonant);
 * money ($58,000 / $58K / 58,000 dollars / $58 thousand; $1.2 million / $1,200,000 / $1.2M);
 * percentages (20% / 20 percent / 20 per cent);
-* sections (Section 4.2 / § 4.2 / Sec. 4.2 / §4.2);
+* sections (Section 4.2 / § 4.2 / Sec. 4.2 / §4.2; a subsection number also bare, 4.2, where it
+  is not part of an amount, a percentage or a measure);
 * dates (March 3, 2025 / 3 March 2025 / 2025-03-03 / 3/3/2025 / Mar. 3, 2025), also without
   the year (March 3 / 3/3) unless another year follows, and month-year forms;
 * a note's shorthand for common words of legal writing (``SHORTHAND``: "bd resos" for
@@ -109,12 +110,22 @@ def _percent_pattern(atom: str) -> str:
     return "(?:" + _decimal_pattern(value) + r" ?(?:%|percent\b|per cent\b|per-cent\b))"
 
 
+_NOT_A_QUANTITY = (r"(?! ?(?:%|percent\b|per ?cent\b|x\b|times\b|million\b|billion\b|bn\b|m\b|k\b|mm\b|"
+                   r"hours?\b|hrs?\b|days?\b|weeks?\b|months?\b|years?\b|miles?\b|km\b|kg\b|lbs?\b|points?\b|"
+                   r"pts?\b|bps\b|shares?\b|sh\b|per\b))")
+
+
 def _section_pattern(atom: str) -> str:
     m = regex.search(r"\d", atom)
     assert m is not None
     number = atom[m.start():]
     body = regex.escape(number).replace(r"\(", r" ?\(")
-    return r"(?:sections?|secs?\.?|§{1,2}) ?" + body + r"(?![\d.]\d)"
+    prefixed = r"(?:sections?|secs?\.?|§{1,2}) ?" + body + r"(?![\d.]\d)"
+    if not regex.match(r"\d+[a-z]?\.\d", number):
+        return prefixed
+    # a subsection number stands alone in a note or a table ("3.4 has to go", "SHA 6.2 needs ..."):
+    # not inside another number, an amount, a percentage, a multiple or a measure
+    return r"(?:" + prefixed + r"|(?<![\p{L}\p{N}$€£.,/:-])" + body + r"(?![\d.]\d)" + _NOT_A_QUANTITY + r")"
 
 
 def _month_alternatives(month: int) -> str:

@@ -331,6 +331,22 @@ def test_a_policy_must_keep_the_fixture_memos():
     assert tr.fixtures_hold(None, tr.Policy(*key, 0.9, 1.01, 0.1))
 
 
+def test_a_policy_must_keep_the_compilers_calibration_and_red_team():
+    """A soft candidate from a calibration negative or a must-not variant that the rescue
+    threshold would credit, or a must-credit text the veto would drop, rules the thresholds out:
+    the compiler would refuse the anchors such weights produce."""
+    tr = _load_trainer()
+    soft = tuple({**dict.fromkeys(FEATURE_NAMES, 0.0), "r_subject": 1.0}[k] for k in FEATURE_NAMES)
+    credit = tuple({**dict.fromkeys(FEATURE_NAMES, 0.0), "rule_credit": 1.0}[k] for k in FEATURE_NAMES)
+    rows = [tr.Row("m", "must-not", "F1", False, False, soft, "constraint"),
+            tr.Row("m", "must", "F1", True, True, credit, "constraint")]
+    key = ("tiered", "subject")
+    fx = tr.Fixtures(rows, {key: {0: 0.7, 1: 0.6}})
+    assert tr.fixtures_hold(fx, tr.Policy(*key, 0.5, 0.8, 0.5))  # negative not rescued, positive kept
+    assert not tr.fixtures_hold(fx, tr.Policy(*key, 0.5, 0.64, 0.5))  # the negative rescued at 0.7
+    assert not tr.fixtures_hold(fx, tr.Policy(*key, 0.65, 0.8, 0.65))  # the positive vetoed at 0.6
+
+
 def test_an_inner_node_value_is_the_row_weighted_mean_of_its_leaves():
     tr = _load_trainer()
     nodes = [{"is_leaf": False, "left": 1, "right": 2, "value": 0.0, "count": 4},

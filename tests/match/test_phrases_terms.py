@@ -41,6 +41,21 @@ def test_citation_forms_match_common_shorthand(citation, text):
     assert any(compiled_pattern(term_regex(f)).search(body) for f in citation_forms(citation))
 
 
+@pytest.mark.parametrize(("text", "hit"), [
+    ("So 3.4 is unenforceable.", True), ("SHA 3.4 has to go", True), ("under s. 3.4(b) the waiver", True),
+    ("Section 3.4", True), ("(3.4)", True),
+    ("$3.4 million", False), ("3.4 million", False), ("3.4%", False), ("3.4 x 10^26 operations", False),
+    ("13.4", False), ("3.45", False), ("3.4.1", False), ("v3.4", False), ("3.4 hours", False), ("1,3.4", False),
+])
+def test_a_subsection_number_also_stands_alone_but_not_as_a_quantity(text, hit):
+    assert bool(compiled_pattern(term_regex("Section 3.4")).search(normalize(text).text)) is hit
+
+
+def test_a_section_without_a_subsection_needs_its_word():
+    assert not compiled_pattern(term_regex("Section 16")).search(normalize("It took 16 days.").text)
+    assert compiled_pattern(term_regex("Section 16")).search(normalize("Under § 16 it fails.").text)
+
+
 def test_a_year_is_not_a_bare_section_number():
     assert "2024" not in citation_forms("Cal. Lab. Code § 2024")
     assert "16600.5" in citation_forms("Cal. Bus. & Prof. Code § 16600.5")

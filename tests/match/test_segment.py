@@ -108,6 +108,42 @@ def test_a_chat_log_joined_into_one_paragraph_is_one_block_per_message():
     assert [seg.text[u.start:u.end] for u in seg.units if u.block == 0] == ["16:20 read the file.", "worst first"]
 
 
+@pytest.mark.parametrize(("line", "content"), [
+    ("[07:15] Tobias Renner: Those are exactly the facts.", "those are exactly the facts."),
+    ("**[06:58] Tobias Renner:** Devin, morning.", "devin, morning."),
+    ("08:02 Ingrid Halvorsen (GC): The hold is late.", "the hold is late."),
+    ("9:05 am Dana: That notice is void.", "that notice is void."),
+    # not a speaker: a lower-case word before the colon, no clock time, or a name too long to be one
+    ("16:21 biggest thing: the hold is late", "16:21 biggest thing: the hold is late"),
+    ("Tobias Renner: the hold is late", "tobias renner: the hold is late"),
+    ("08:02 The Board Of The Company Met: it is void", "08:02 the board of the company met: it is void"),
+])
+def test_a_chat_messages_clock_and_speaker_are_not_its_text(line, content):
+    seg = segment(f"Earlier message.\n\n{line}")
+    block = seg.blocks[-1]
+    assert seg.text[block.start:block.end] == content
+    assert min(u.start for u in seg.units if u.block == block.index) == block.start  # sentences start there too
+
+
+def test_a_speakers_run_of_chat_messages_is_one_turn():
+    seg = segment("[07:01] Tobias Renner: One: the side letter.\n\n[07:02] Tobias Renner: It does not bind.\n\n"
+                  "[07:03] Devin Asante: Noted.\n\n[07:04] Tobias Renner: Two: the fee.\n\n"
+                  "[07:05] tobias renner: lower case is no speaker.")
+    assert seg.turn_of(0) == seg.turn_of(1) == (0, 1)
+    assert seg.turn_of(2) == () and seg.turn_of(3) == ()  # another speaker; a turn of one message
+    assert seg.turn_of(4) == ()
+
+
+@pytest.mark.parametrize(("header", "section"), [
+    ("| Field | Value as written |", "recital"), ("| Speaker | Record |", "recital"), ("| Name | Role |", "recital"),
+    ("| Custodian | Why included |", "recital"), ("| Date | Event |", "recital"), ("| Term | Meaning |", "recital"),
+    ("| Item | Why | Action |", "analysis"), ("| Issue | Facts | Risk |", "analysis"), ("| Topic | RAG |", "analysis"),
+])
+def test_a_table_whose_first_column_names_a_field_or_a_person_is_a_recital(header, section):
+    seg = segment(f"# Review\n\n{header}\n|---|---|\n| Section 3.4 | The waiver is void |")
+    assert [b.section for b in seg.blocks if b.kind == "row"][-1] == section
+
+
 @pytest.mark.parametrize("line", ["16:20 one message with one time", "16:20 two messages 16:21 only"])
 def test_a_line_with_fewer_than_three_clock_times_stays_one_block(line):
     assert len(segment(line).blocks) == 1
