@@ -181,6 +181,17 @@ def _fixture_memos():
             yield folder.parent.name, folder.name, f"fixture/{kind}", kind, [folder / f"{kind}.docx"], None
 
 
+def _model_of(f):
+    """The assertion model's reading of one finding outcome (its credit's, else its near miss's), or None."""
+    ev = f.credit or f.near_miss
+    return ev.model if ev is not None else None
+
+
+def _features(model) -> tuple[float, ...]:
+    """A row's features in ``FEATURE_NAMES`` order; empty where the model has nothing to judge."""
+    return tuple(model.features[k] for k in FEATURE_NAMES) if model else ()
+
+
 def _constraint_texts(project: Project):
     """(pocket, task, finding ids, must credit?, text) of what ``lae compile`` refuses anchors for:
     each key's calibration positives and negatives and the red team's variants (SPEC section 5)."""
@@ -211,11 +222,10 @@ def constraint_rows(project: Project) -> list[Row]:
         norm = normalize(text)
         analysis = analyze_text(spec, text, index.mask(norm), norm=norm)
         for fid in fids:
-            ev = (f := analysis.finding(fid)).credit or f.near_miss
-            model = ev.model if ev is not None else None
-            feats = tuple(model.features[k] for k in FEATURE_NAMES) if model else ()
+            f = analysis.finding(fid)
+            model = _model_of(f)
             rule = model.features["rule_credit"] >= 1.0 if model else f.credited
-            rows.append(Row(task, "must" if must else "must-not", fid, must, rule, feats, "constraint"))
+            rows.append(Row(task, "must" if must else "must-not", fid, must, rule, _features(model), "constraint"))
     return rows
 
 
@@ -239,12 +249,10 @@ def collect(roots: list[str], project: Project, matters: frozenset[str] | None =
             elapsed += time.perf_counter() - t0
             memos += 1
             for f in analysis.findings:
-                ev = f.credit or f.near_miss
-                model = ev.model if ev is not None else None
-                feats = tuple(model.features[k] for k in FEATURE_NAMES) if model else ()
+                model = _model_of(f)
                 rule = model is not None and model.features["rule_credit"] >= 1.0
                 raised = kind == "strong" if lab is None else lab[f.id] == "RAISED"
-                rows.append(Row(task, kind, f.id, raised, rule, feats, memo))
+                rows.append(Row(task, kind, f.id, raised, rule, _features(model), memo))
     return rows, 1000 * elapsed / max(1, memos)
 
 
