@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: b651def275172ca3ac994dda8d0aee600f0ad9d98360949068263428a23e4040
+# root-sha256: d097c793ff7084b207eb5b6bbec819bfb0ba64c37f6d4f1f0561f615bb9a60b2
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,7 +52,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 3347436c7e3546eb4f901714c6c86a7965084d8cbc2e2631ae5cca5a7d9f5c1b lae.match._assertion_weights
+# module: ee5b9768bbf5902c80b0864e2418c81d9c945a7f498cb7c3f0a87757572fcc43 lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
 # module: e2740dbf57aef8f0f1d01878ea21add55342e049defd901612f0303f25ec20de lae.match.engine
@@ -61,7 +61,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 47d53bae9a24cd0205a73b3b72b3a7394982ba11d0bd350b3d254df4a505d244 lae.match.polarity
+# module: ea60787b8326bf24aaec332e927f5bde152bab506e33fb45c0828e3b50a38699 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: c0303754869084354cbed60a1e81e849e3835c17cf0814c8508a19a626a3a96c lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":4935,"max_over_credit":0.02,"max_under_credit":0.1,"memos":705,"met":true,"over_credit":0.004154,"under_credit":0.058462,"validation_sha256":"6e6a60ab31963a4773a15b3722fbec408a14f4032498562c359347c7f6b3783c"}
-# fidelity-summary: measured at 0.4% over-credit and 5.8% under-credit on 705 labelled memos (4935 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":5180,"max_over_credit":0.02,"max_under_credit":0.1,"memos":740,"met":true,"over_credit":0.00694,"under_credit":0.069835,"validation_sha256":"7ce43faed5db79d12134152ab52bf455d877377a0a7589f249bf3923a2f3cecc"}
+# fidelity-summary: measured at 0.7% over-credit and 7.0% under-credit on 740 labelled memos (5180 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

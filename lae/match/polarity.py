@@ -93,7 +93,7 @@ def _patterns() -> dict[str, regex.Pattern]:
         "correction": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES)),
         "correction_after": _alt(tuple(regex.escape(c) for c in CORRECTION_CUES_AFTER)),
         "we": _alt((r"we", r"our", r"us", r"i", r"this memo", r"in our")),
-        "strong_break": regex.compile(r"[;:]|\u2014| - |, (?:so|and|but|which)\b|" + _B +
+        "strong_break": regex.compile(r"[;:]|\u2014| - |" + ARROW + r"|, (?:so|and|but|which)\b|" + _B +
                                       r"(?:but|however|because|since|therefore|so that|although|though|whereas)" + _E),
         # after what it qualifies, a hedge must share its clause: a conjunction starts another one
         "after_break": regex.compile(r"[;:]|\u2014| - |" + _B + r"(?:and|so|which|while|but|however|because|since|although)" + _E),

@@ -34,6 +34,7 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     ("Prudent boards will continue to follow MFW-style practices.", "mfw", "law-in-abstract"),
     # a note that defers the point
     ("Release in para 4 -> check later, prob. unenforceable.", "unenforceable", "hedge"),
+    ("GC told the board the notice was late -> wrong, it went out on time.", "notice was late", "reported"),
 ])
 def test_not_asserted(sentence, at, kind):
     assert _stance(sentence, at).kind == kind
@@ -53,6 +54,8 @@ def test_not_asserted(sentence, at, kind):
     ("Where the director resigned, the company filed no 8-K, so the filing is late.", "late"),
     # a note's surprised aside before its arrow is not a question: the arrow carries the answer
     ("ASMs exempt?? -> no hiring role -> fails duties test.", "fails"),
+    # a note's arrow ends the reported clause: what follows it is the writer's own conclusion
+    ("GC told the board the plan complies -> wrong for the Harrow site, notice was late.", "notice was late"),
 ])
 def test_asserted(sentence, at):
     assert _stance(sentence, at).asserts
