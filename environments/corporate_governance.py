@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 02ae7609926fd0111b79f11c17878a8a3c10ccb30dde0faf2739b174a476cbd3
+# root-sha256: 7f04dbf6b5cf7b5eeecc495c98d470d3c8577db2f4c85e3d7328e75aa5dd1ff6
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,7 +52,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: ee5b9768bbf5902c80b0864e2418c81d9c945a7f498cb7c3f0a87757572fcc43 lae.match._assertion_weights
+# module: 0046660381b441b1b9c2ac4eab208d13ab974ffee45c98b3fb19af1981951aa5 lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
 # module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
 # module: e2740dbf57aef8f0f1d01878ea21add55342e049defd901612f0303f25ec20de lae.match.engine
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: ea60787b8326bf24aaec332e927f5bde152bab506e33fb45c0828e3b50a38699 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: c0303754869084354cbed60a1e81e849e3835c17cf0814c8508a19a626a3a96c lae.match.segment
+# module: e1071183bae140da0440674747c737904dab17db580c8fccaf4eb982a3009998 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":5180,"max_over_credit":0.02,"max_under_credit":0.1,"memos":740,"met":true,"over_credit":0.006965,"under_credit":0.068846,"validation_sha256":"0733a134b9185588b600a002f3093b617eb1e4ca6bf9539ed74028b383377d5b"}
-# fidelity-summary: measured at 0.7% over-credit and 6.9% under-credit on 740 labelled memos (5180 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":5425,"max_over_credit":0.02,"max_under_credit":0.1,"memos":775,"met":true,"over_credit":0.007374,"under_credit":0.076734,"validation_sha256":"5ad1edfcc4fdbcaea30d7d6f990c1233f6698fb02157159f97eb249df024e961"}
+# fidelity-summary: measured at 0.7% over-credit and 7.7% under-credit on 775 labelled memos (5425 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -53,7 +53,10 @@ _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(
                          r" of what (?:must|should|needs? to|has to) be done| of what to do)|"
                          r"background|facts|"
                          r"factual|key dates|documents? reviewed|record reviewed|parties|sources|materials reviewed|"
-                         r"scope and method|methodology|abbreviations|terms used)\b")
+                         r"scope and method|methodology|abbreviations|terms used|"
+                         # an index of the documents (a data-room index, a document register) describes them
+                         r"index of (?:documents|contents)|(?:data[- ]room|vdr|document|documents|production) "
+                         r"(?:index|register|log))\b")
 _DECLINED = regex.compile(r"\b(?:not issues?|non-issues?|no issues?|not (?:escalated|raised|flagged)|no action|"
                           r"not of concern|no concern|out of scope|dismissed|declined|noise|"
                           r"(?:items|matters|points) (?:we|that we) (?:do|did) not)\b")

@@ -98,6 +98,16 @@ def test_a_timeline_of_things_to_do_is_not_a_recital(title, kind):
     assert seg.blocks[1].section == kind
 
 
+@pytest.mark.parametrize("title,kind", [
+    ("Data-room index: Project Harbor", "recital"), ("Virtual data room -- index of contents", "recital"),
+    ("Document register, production volume 1", "recital"), ("Harbor matter file: document index", "recital"),
+    ("Data room review: risks in the Harbor lease", "analysis"), ("Index of issues", "analysis"),
+])
+def test_an_index_of_the_documents_describes_them(title, kind):
+    seg = segment(f"# {title}\n\n## 01 Lease\n\nThe renewal notice is late and must be served by Friday.")
+    assert seg.blocks[-1].section == kind
+
+
 def test_a_chat_log_joined_into_one_paragraph_is_one_block_per_message():
     # a renderer joins a Markdown chat log's lines into one paragraph; a reader still sees messages
     seg = segment("16:20 read the file. worst first 16:21 the release is void 16:24 the deadline is fine\n\n"
