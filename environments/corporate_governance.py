@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 7f04dbf6b5cf7b5eeecc495c98d470d3c8577db2f4c85e3d7328e75aa5dd1ff6
+# root-sha256: 4b6ddb69b9a41d16e3f92cb62c06cf1c54ef03968a4f2e452ee9cc79f0b14a9a
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -63,7 +63,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: ea60787b8326bf24aaec332e927f5bde152bab506e33fb45c0828e3b50a38699 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: e1071183bae140da0440674747c737904dab17db580c8fccaf4eb982a3009998 lae.match.segment
+# module: 7f54a7da2637c2a57476b71f0dff1345eaed7edebe3c96516ae7b85b54ad9928 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project

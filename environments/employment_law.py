@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: f96d83a23dff57db81d838509f5e31c3ebfd1fc73a99dc96998eec1f5076e8e4
+# root-sha256: 30be722672b27f4d388721bc3ecbef0ba5afa7748e981cabcf91c5a4577e56da
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -63,7 +63,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: ea60787b8326bf24aaec332e927f5bde152bab506e33fb45c0828e3b50a38699 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: e1071183bae140da0440674747c737904dab17db580c8fccaf4eb982a3009998 lae.match.segment
+# module: 7f54a7da2637c2a57476b71f0dff1345eaed7edebe3c96516ae7b85b54ad9928 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project

@@ -40,6 +40,9 @@ _SHORT_END = regex.compile(r"[.!?;,)\]]\**$")
 # (a chronology, a glossary, a key-terms abstract "Field | Value as written", minutes "Speaker | Record").
 _RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|event|field|metric|speaker|name|person"
                                 r"|party|parties|custodian)s?")
+# ... unless another column assesses each row (a tracker or calendar "| Date | Obligation | Applies? | Status |").
+_ASSESSMENT_HEADER = regex.compile(r"\b(?:appl(?:y|ies|icable)|status|risk|issue|concern|problem|action|assessment"
+                                   r"|rating|severity|priority|exposure|our view)")
 # A chat or call-log message opens with its clock time and speaker ("[07:15] Tobias Renner: ...",
 # "08:02 Ingrid Halvorsen: ..."): the message is what follows them. Matched on the lowercased text;
 # each word of the name must be capitalised in the original (so "16:21 biggest thing: ..." is content).
@@ -299,9 +302,8 @@ class _Builder:
     def _row_section(self, header: int | None) -> SectionKind:
         base = self.section()
         if header is not None and base == "analysis":
-            first = self.blocks[header].cells[:1]
-            if first and _RECITAL_HEADER.fullmatch(
-                                         self.text[first[0][0]:first[0][1]].strip("* ")):
+            cells = [self.text[s:e].strip("* ") for s, e in self.blocks[header].cells]
+            if cells and _RECITAL_HEADER.fullmatch(cells[0]) and not any(map(_ASSESSMENT_HEADER.search, cells[1:])):
                 return "recital"
         return base
 

@@ -148,6 +148,10 @@ def test_a_speakers_run_of_chat_messages_is_one_turn():
     ("| Field | Value as written |", "recital"), ("| Speaker | Record |", "recital"), ("| Name | Role |", "recital"),
     ("| Custodian | Why included |", "recital"), ("| Date | Event |", "recital"), ("| Term | Meaning |", "recital"),
     ("| Item | Why | Action |", "analysis"), ("| Issue | Facts | Risk |", "analysis"), ("| Topic | RAG |", "analysis"),
+    ("| Date | Event | Source | Note on the source |", "recital"),
+    # a calendar or tracker assesses each row: what applies, its status, its risk
+    ("| Date | Obligation or event | Applies to this matter? | Note |", "analysis"),
+    ("| Date | Item | Status | Owner |", "analysis"), ("| Name | Role | Risk |", "analysis"),
 ])
 def test_a_table_whose_first_column_names_a_field_or_a_person_is_a_recital(header, section):
     seg = segment(f"# Review\n\n{header}\n|---|---|\n| Section 3.4 | The waiver is void |")
