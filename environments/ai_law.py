@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: ca2f220309db6eb5bbb613476a68bc0964332384930de6482dce8fc2e25e4e9d
+# root-sha256: d3d80c19245ee0db1b2cce4a2a4a4bd71b2c25ea5fd254fa68de6dad941416e0
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,25 +52,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 0046660381b441b1b9c2ac4eab208d13ab974ffee45c98b3fb19af1981951aa5 lae.match._assertion_weights
+# module: 42389d5b519fc187807319da494431e06fa501812f709856e60da18c96b3854e lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
-# module: 77aa276d1e3add0893cda6f0ad9b5c83505b077017995cd7f54e7edd846de2c5 lae.match.cues
+# module: 4a64829e429379eb0aea5fa512a7df1575c71acad4580768f72941e039ac1b16 lae.match.cues
 # module: e2740dbf57aef8f0f1d01878ea21add55342e049defd901612f0303f25ec20de lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
-# module: 0cb2957f4d30552aa24f711aad0ba7aa0c112906aaee44e712ffed7ac3719d20 lae.match.normalize
+# module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: ea60787b8326bf24aaec332e927f5bde152bab506e33fb45c0828e3b50a38699 lae.match.polarity
+# module: 4eef75f0a13b11913daf91cb668d97a82c859cb129d50242ba38110f3ccac2fa lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 7f54a7da2637c2a57476b71f0dff1345eaed7edebe3c96516ae7b85b54ad9928 lae.match.segment
+# module: 1c6a9cff6a63587b8f6513f72d30c06f0996dd76d1cc0c6eacd1f188b787194e lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":5425,"max_over_credit":0.02,"max_under_credit":0.1,"memos":775,"met":true,"over_credit":0.009588,"under_credit":0.064348,"validation_sha256":"857046b3e37c056031b13673e3050359444c8516aefde4a136c7035b218bdc61"}
-# fidelity-summary: measured at 1.0% over-credit and 6.4% under-credit on 775 labelled memos (5425 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":5670,"max_over_credit":0.02,"max_under_credit":0.1,"memos":810,"met":true,"over_credit":0.009351,"under_credit":0.057632,"validation_sha256":"957742c98081bc2e839ee4b6d90482f6f1101931d95303ab2293892e5a9a9eb1"}
+# fidelity-summary: measured at 0.9% over-credit and 5.8% under-credit on 810 labelled memos (5670 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

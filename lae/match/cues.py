@@ -130,13 +130,18 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated)",
     r"(?:usual|standard|customary|market) (?:terms?|practice|provisions?)",
     # a note's verdict that the point is in order: "-> fine b/c ...", "looks fine", "skip."
-    r"(?:looks?|seems?) (?:\S+ )?fine" + _NOT_A_PENALTY, r"fine (?:as is|as it stands|for now)",
+    r"(?:looks?|seems?) (?:\S+ )?fine" + _NOT_A_PENALTY, r"fine (?:as is|as it stands|for now|as drafted|as written)",
     ARROW + r" ?fine" + _NOT_A_PENALTY, r"(?:^|(?<=[.;:!] ))skip(?: it| this| that)?(?=[.;!]|$)",
     # "-- fine because ...", "I think it's ok", "that's fine actually", "not that worried about"
     r"(?:\u2014|\u2013|--| - ) ?fine" + _NOT_A_PENALTY,
     r"(?:it's|that's|it is|that is|this is) (?:probably |actually |all |perfectly )?(?:ok|okay|fine)"
     + _NOT_A_PENALTY + r"(?! to\b)",
     r"(?:not|n't) (?:that |too |very |overly |really )?(?:worried|concerned) about(?=\s*(?:[.;!]|$))",
+    # a hurried note's offhand verdict: "i don't think that's a big deal", "this one is ok tho"
+    r"(?:i|we) (?:do not|don't) think (?:this|that|it|there)(?:'s| is| was| are)? (?:\S+ ){0,3}"
+    r"(?:issue|problem|concern|deal|risk|exposure)s?",
+    r"(?:i|we) (?:do not|don't) think (?:we|you|they) (?:need|have) to (?:do|change|worry)",
+    r"(?:no|not a|not that) big deal", r"(?:is|are|looks?|seems?) (?:ok|okay)(?: tho| though| here| for now)?(?=\s*(?:[.;:,!]|$))",
     # a checklist's tick: the item is in order ("✅ Nine remote staff — outside the count")
     # (with the word after it: the family's gate indexes where matches start, two characters at least)
     r"(?<=(?:^|\n)[ \t*+-]*)\u2705 \S+",

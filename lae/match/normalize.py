@@ -3,7 +3,9 @@
 Both sides of every match see the same normalized text: Unicode NFKC (ligatures,
 full-width forms), case-folded, typographic quotes and dashes unified, every kind of
 horizontal space collapsed to one ASCII space, soft hyphens and zero-width characters
-removed, line breaks kept as ``\\n`` (paragraph and line boundaries matter). The
+removed, line breaks kept as ``\\n`` (paragraph and line boundaries matter), and a
+contraction typed without its apostrophe given it back ("dont" -> "don't", "thats" ->
+"that's": a hurried note's negation is a negation). The
 normalized text keeps a map back to offsets in the original, so evidence can quote
 the agent's exact words.
 """
@@ -104,7 +106,30 @@ def normalize(text: str) -> NormalizedText:
     if pos < len(text):
         _slow(text, pos, len(text), out, origin, prev)
     origin.append(len(text))
-    return NormalizedText("".join(out), tuple(origin))
+    return _restore_apostrophes("".join(out), origin)
+
+
+# A negative contraction or "that's" typed without its apostrophe ("dont", "isnt", "cant", "thats").
+_BARE_CONTRACTION = regex.compile(r"(?<![\p{L}\p{N}'])(?:(?:do|does|did|is|are|was|were|has|have|had|could|would|"
+                                  r"should|must|need|ca|wo|ai)n(?=t)|that(?=s))(?![\p{L}\p{N}']{2})")
+
+
+def _restore_apostrophes(text: str, origin: list[int]) -> NormalizedText:
+    """Insert the apostrophe a bare contraction lacks; it maps to the offset of the letter after it."""
+    cuts = [m.end() for m in _BARE_CONTRACTION.finditer(text)]
+    if not cuts:
+        return NormalizedText(text, tuple(origin))
+    parts: list[str] = []
+    mapped: list[int] = []
+    pos = 0
+    for cut in cuts:
+        parts += (text[pos:cut], "'")
+        mapped += origin[pos:cut]
+        mapped.append(origin[cut])
+        pos = cut
+    parts.append(text[pos:])
+    mapped += origin[pos:]
+    return NormalizedText("".join(parts), tuple(mapped))
 
 
 def normalize_term(term: str) -> str:

@@ -35,6 +35,7 @@ _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
 
 _LIST_SPLIT = regex.compile(r"(?<!\d),|,(?!\d)|\s(?:and|or)\s")  # not the comma of "$7,500"
+_LIST_COMMA = regex.compile(r"(?<!\d),|,(?!\d)")
 _SENTENCE_END = regex.compile(r"[.!?](?:\s|$)")
 _AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
 _ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
@@ -47,7 +48,7 @@ _GENERAL_CONDITION = regex.compile(r"\W*(where|whenever|in the event that|in the
 _NOT_END = regex.compile(r"(?<![\p{L}])(?:not|never|neither of (?:which|them|these|those)|none of (?:which|them|these|those)|"
                           r"neither)\s+$")
 _CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
-                           r"provided that|once|until|till)(?![\p{L}])")
+                           r"provided that|once|until|till)(?![\p{L}])(?!'s)")  # "so that's fine" is no purpose
 _CONSEQUENCE = regex.compile(r",\s*(?:so|therefore|thus|hence)(?![\p{L}])(?!\s+that)")
 # a verdict word as the object of a possibility ("a risk of violation", "any breach", "to avoid a problem")
 _TENTATIVE = regex.compile(r"(?<![\p{L}])(?:risks?|chance|possibility|potential|possible|alleged|any|avoid|prevent|"
@@ -62,7 +63,8 @@ _RELATIVE_END = regex.compile(r"(?<![\p{L}])(?!(?:and|but|or|so|because|since|as
 # a clause whose subject is denied ("Neither deduction ...", "No employee ...", "None of them ...")
 _NO_SUBJECT = regex.compile(r"\W*(?:neither|no|none of)(?![\p{L}])")
 _ALLOWED = regex.compile(IN_ORDER)
-_TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet|nevertheless)(?![\p{L}])")
+# ("yet" at a clause's end is "so far", no turn: "not a real issue yet.")
+_TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet(?!\s*(?:[.;,!?]|$))|nevertheless)(?![\p{L}])")
 
 
 def _alt(cues: tuple[str, ...]) -> regex.Pattern:
@@ -140,14 +142,16 @@ def is_keyword_list(text: str) -> bool:
     ("$7,500") separates nothing."""
     tokens = TOKEN_RE.findall(text)
     segments = [s for s in _LIST_SPLIT.split(text) if s.strip()]
-    if len(segments) < 5 or len(tokens) < 8:
-        return False
+    if len(segments) < 5 or len(tokens) < 8 or len(_LIST_COMMA.findall(text)) < 3:
+        return False  # a list of terms is separated by commas, not by "and" alone
+    sentences = max(1, len(_SENTENCE_END.findall(text)))
+    if len(segments) < 3 * sentences:
+        return False  # a few short sentences ("Pay discussion. Sections 1.2 and 2.3 bar wage talk. Remove.")
     lead = _words(segments[0])
     if ":" not in segments[0] and len(lead) >= 6 and any(t in FUNCTION_WORDS for t in lead):
         return False
     short = sum(1 for s in segments if len(TOKEN_RE.findall(s)) <= 5)
     function = sum(1 for t in tokens if t in FUNCTION_WORDS and t not in ("and", "or"))
-    sentences = max(1, len(_SENTENCE_END.findall(text)))
     if len(segments) >= 8 and len(segments) >= 6 * sentences and short >= 0.75 * len(segments) \
             and function <= 0.2 * len(tokens):
         return True  # a long run of short comma-separated items: an inventory, not an analysis

@@ -60,6 +60,11 @@ _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(
                          # an index of the documents (a data-room index, a document register) describes them
                          r"index of (?:documents|contents)|(?:data[- ]room|vdr|document|documents|production) "
                          r"(?:index|register|log))\b")
+# A heading that names only the record ("The file", "What the documents say", "The documents (as numbered
+# in the data room)") heads a description of it; "What the file shows" heads findings.
+_RECORD_TITLE = regex.compile(r"(?:(?:part|section) [\w.]+[.:]? |\d+[.)] )?(?:what )?(?:the|this) (?:file|record|documents?|"
+                              r"papers|data room)(?: received| as received)?(?: \([^()\n]*\))?"
+                              r"(?: (?:says?|records?|contains?))?")
 _DECLINED = regex.compile(r"\b(?:not issues?|non-issues?|no issues?|not (?:escalated|raised|flagged)|no action|"
                           r"not of concern|no concern|out of scope|dismissed|declined|noise|"
                           r"(?:items|matters|points) (?:we|that we) (?:do|did) not)\b")
@@ -191,7 +196,7 @@ def _line_kind(text: str, start: int, end: int) -> tuple[BlockKind, int, int]:
 def _section_kind(title: str) -> SectionKind:
     if _DECLINED.search(title):
         return "declined"
-    if _RECITAL.search(title):
+    if _RECITAL.search(title) or _RECORD_TITLE.fullmatch(title.strip(" *#:-")):
         return "recital"
     if _RECOMMEND.search(title):
         return "recommendations"

@@ -111,6 +111,15 @@ def test_governing_negation_and_double_negation():
     ("Skip.", True),
     ("The penalty is a fine of $500 per violation.", False),
     ("Skip the release and go to the deductions, which are unlawful.", False),
+    # a hurried note's offhand verdicts, apostrophes or not
+    ("clause 6.14 is fine as drafted imo", True),
+    ("honestly i dont think this is a real issue yet", True),
+    ("the cure is available either way, so i don't think that's a big deal", True),
+    ("fed at carteret is ok tho: the april group is outside the lookback", True),
+    ("the GC pulled the memos in feb so thats not where the risk is anymore", True),
+    ("i dont think we need to do anything on personnel", True),
+    ("i dont think the exemption applies, so the drivers are owed overtime", False),
+    ("the repayment clause is not ok", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text
@@ -126,6 +135,11 @@ def test_dismissal_cues(sentence, dismisses):
     # the comma of a grouped number does not separate items
     "s.6 aclp stay-or-pay - $7,500 vs $1,150 actual cost, no proration, hits laid-off staff; final-pay deduction "
     "breaches flsa free-and-clear. high.",
+    # a checklist line of short sentences joined by "and", with no comma between terms
+    "[ ] pay discussion. sections 1.2 and 2.3 and manager guidance bar wage talk; nlra 8(a)(1) and state "
+    "wage-discussion laws. remove and retract.",
+    "[ ] authority to reject. resolutions 2 and 3 give review, negotiation and recommendation only, and the board "
+    "keeps approve/disapprove. amend before signing.",
 ])
 def test_a_sentence_that_ends_in_an_enumeration_is_not_a_bare_list(text):
     assert not is_keyword_list(text)
@@ -138,3 +152,21 @@ def test_a_sentence_that_ends_in_an_enumeration_is_not_a_bare_list(text):
 ])
 def test_a_comma_list_of_terms_is_a_bare_list(text):
     assert is_keyword_list(text)
+
+
+@pytest.mark.parametrize("typed,negates", [
+    ("the release isnt valid", True), ("the client doesnt have a license", True),
+    ("the notice wasnt sent", True), ("the release is valid", False),
+])
+def test_a_contraction_typed_without_its_apostrophe_still_negates(typed, negates):
+    text = normalize(typed).text
+    assert bool(negated_before(text, 0, text.rindex(" ") + 1)) is negates
+
+
+def test_a_restored_apostrophe_maps_back_to_the_memo_s_own_words():
+    memo = "Note: i dont think so, thats it."
+    norm = normalize(memo)
+    assert norm.text == "note: i don't think so, that's it."
+    start = norm.text.index("don't")
+    lo, hi = norm.span_in_original(start, norm.text.index(" so"))
+    assert memo[lo:hi] == "dont think"

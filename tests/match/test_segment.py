@@ -108,6 +108,17 @@ def test_an_index_of_the_documents_describes_them(title, kind):
     assert seg.blocks[-1].section == kind
 
 
+@pytest.mark.parametrize("title,kind", [
+    ("The file", "recital"), ("What the documents say", "recital"), ("The documents (numbered as in the data room)",
+                                                                      "recital"),
+    ("Part 2. The record", "recital"),
+    ("What the file shows", "analysis"), ("The file's three defects", "analysis"), ("Problems in the file", "analysis"),
+])
+def test_a_heading_naming_only_the_record_heads_a_description_of_it(title, kind):
+    seg = segment(f"# {title}\n\nThe renewal notice is late and must be served by Friday.")
+    assert seg.blocks[-1].section == kind
+
+
 def test_a_chat_log_joined_into_one_paragraph_is_one_block_per_message():
     # a renderer joins a Markdown chat log's lines into one paragraph; a reader still sees messages
     seg = segment("16:20 read the file. worst first 16:21 the release is void 16:24 the deadline is fine\n\n"
