@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: b9f91bf50e55e40a41bceea7beb32e77b8cd6a6c006d61bdbb69546787ea86c5
+# root-sha256: 977ddad39b78a35ab873a5913c6cc05339c7a846585d2fce7de914619e7a4b32
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 42389d5b519fc187807319da494431e06fa501812f709856e60da18c96b3854e lae.match._assertion_weights
+# module: e3757629de74d5526acb68f60f07e655f341d9019ca24f1d15771b74487fb852 lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
-# module: 4a64829e429379eb0aea5fa512a7df1575c71acad4580768f72941e039ac1b16 lae.match.cues
-# module: e2740dbf57aef8f0f1d01878ea21add55342e049defd901612f0303f25ec20de lae.match.engine
+# module: e83acf6ad97681d522c2e0253cb34c14846bbf762e69a27179047dd58ac5db4a lae.match.cues
+# module: ce214622b55347c6e8dcc35b8f46ac6883732113c51b974d42bc3672ca8d9c2d lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 4eef75f0a13b11913daf91cb668d97a82c859cb129d50242ba38110f3ccac2fa lae.match.polarity
+# module: b7e138150f83de2adb8118d6c3b6da63682282d5f9619868e1fa174120288d1d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 1c6a9cff6a63587b8f6513f72d30c06f0996dd76d1cc0c6eacd1f188b787194e lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":5670,"max_over_credit":0.02,"max_under_credit":0.1,"memos":810,"met":true,"over_credit":0.008859,"under_credit":0.07117,"validation_sha256":"eefacf07f16b789a59938bedfbfb78d74851abb8cb40057343d9afbacfd70361"}
-# fidelity-summary: measured at 0.9% over-credit and 7.1% under-credit on 810 labelled memos (5670 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":5915,"max_over_credit":0.02,"max_under_credit":0.1,"memos":845,"met":true,"over_credit":0.008078,"under_credit":0.078364,"validation_sha256":"3328e0edbd350fc762e6c8a3f9ab01f44b01dad3659d13412fabe7c0f3c23291"}
+# fidelity-summary: measured at 0.8% over-credit and 7.8% under-credit on 845 labelled memos (5915 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -103,7 +103,8 @@ FUNCTION_WORDS: frozenset[str] = frozenset(
 # The point declared in order ("is duly authorized", "are exempt"); a dismissal unless the clause's
 # subject is denied ("Neither deduction is permitted": polarity.dismissal_holds).
 IN_ORDER = (r"(?:is|are|was|were) (?:duly |properly |fully )?(?:authori[sz]ed|permitted|permissible|lawful|compliant|"
-            r"exempt|cured|resolved)")
+            r"exempt|cured|resolved|(?:in (?:good |proper |full )?order|accurate|acceptable)"
+            r"(?=\s*(?:[.;:,!?)]|$|(?:as|and|but|here|now|in|under|for|because|since|so)\b)))")
 
 # Dismissal: the memo concludes the point is not a problem (anywhere in the discussion).
 DISMISSAL_V2: tuple[str, ...] = (
@@ -122,7 +123,7 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
     r"(?:was|were|has been|have been|is|are) (?:already |since |fully )?(?:corrected|remedied|remediated|resolved|closed|settled(?! (?:\p{L}+ )?law\b| that\b)|cured)",
     r"not (?:escalate|flag|pursue)",
-    r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses|presents|raises|creates) (?:no|little)",
+    r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses?|presents?|raises?|creates?) (?:no|little)",
     r"(?:is|are) (?:not|no longer) (?:a |an )?(?:issue|concern|problem|risk|exposure)s?",
     r"not (?!(?:eliminate|erase|resolve|cure|remove|fix|solve|avoid|reduce|mitigate|address|end|undo|lessen|"
     r"diminish|extinguish|neutrali[sz]e)\b)(?:an? |the )?(?:\S+ ){0,2}(?:issue|concern|problem|risk|exposure)s?",
@@ -141,6 +142,15 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:i|we) (?:do not|don't) think (?:this|that|it|there)(?:'s| is| was| are)? (?:\S+ ){0,3}"
     r"(?:issue|problem|concern|deal|risk|exposure)s?",
     r"(?:i|we) (?:do not|don't) think (?:we|you|they) (?:need|have) to (?:do|change|worry)",
+    # a clean bill's verdicts: "worked as drafted", "overtaken by events", "we are comfortable that",
+    # "is ordinary deal pressure", "No written response ... is warranted"
+    r"(?:worked|works|operated|operates|functioned|functions) as (?:drafted|intended|designed|written|planned)",
+    r"(?:can|may) (?:stand|proceed|go ahead) as (?:drafted|written|planned|proposed|is)",
+    r"(?:has|have|had) (?:\S+ )?been overtaken by events",
+    r"we (?:are|remain|were) (?:fully |entirely |quite )?comfortable(?! (?:only|if|unless)\b)",
+    r"(?:is|are) (?:in )?(?:an? )?(?:ordinary|familiar|routine|standard|customary|usual|normal) (?:[\p{L}-]+ ){0,2}"
+    r"(?:form|practice|mechanism|provisions?|terms?|clauses?|arrangements?|pressure|features?|structures?)",
+    r"no (?:[\p{L}-]+ ){0,10}(?:is|are|was|were) (?:warranted|called for)",
     r"(?:no|not a|not that) big deal", r"(?:is|are|looks?|seems?) (?:ok|okay)(?: tho| though| here| for now)?(?=\s*(?:[.;:,!]|$))",
     # a checklist's tick: the item is in order ("✅ Nine remote staff — outside the count")
     # (with the word after it: the family's gate indexes where matches start, two characters at least)
@@ -346,6 +356,15 @@ VERDICT: tuple[str, ...] = (
     r"(?:should|must|needs? to|has to|have to|ought to) (?:now |immediately |promptly |also )?be (?:removed|replaced|"
     r"recused|reconstituted|refunded|repaid|reimbursed|reclassified|halted|suspended|stopped)",
     r"(?:cannot|can'?t|should not|shouldn'?t|must not|may not) (?:stay|remain|sit|serve|continue) (?:on|as|in)",
+    # a briefing in plain English: a permission nobody sought, rules broken, an offence
+    r"(?:have|has|had) (?:already |probably |likely |possibly )?(?:broken|broke|breached) (?:the |these |those |its |our )?(?:rules?|law|laws)",
+    r"breaks? (?:the |these |those )?(?:rules?|law)", r"against the (?:rules?|law)",
+    r"(?:an? |the )(?:separate |criminal |federal |serious |further )?offen[cs]es?",
+    r"(?:nobody|no one|no-one) (?:has |had |ever )?(?:asked|applied) for (?:it|one|them|permission|an? licen[cs]e|an? permit)",
+    r"(?:is|'s|are|'re|was|were) (?:not|n't) right",
+    r"expos(?:e|es|ed|ing) (?:\S+ ){0,5}to (?:claims?|suits?|lawsuits?|liability|penalt\S*|fines?|damages|prosecution)",
+    r"unlikely to (?:hold|stand|survive|be enforced|be upheld)",
+    r"lacks? (?:the |a |an |any )?(?:\S+ ){0,2}(?:insurance|coverage|permit|licen[cs]e|approval|authority|consent|power)",
     r"(?:is|are|'re|was|were) (?:still |now )?owed",
     # a blocking verdict: the shipment, the filing, the launch cannot go ahead as planned
     r"(?:cannot|can'?t|must not|should not|shouldn'?t) (?:go|ship|close|launch|proceed|be shipped|be released|go ahead|"

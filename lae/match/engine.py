@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (FUNCTION_WORDS, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
+from lae.match.cues import (FUNCTION_WORDS, IN_ORDER, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
                             RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, STATUS_COLUMN, STATUS_FAIL,
                             STATUS_LABEL, STATUS_PASS, SEVERITY_LEVEL_WORDS,
                             SEVERITY_ORDER)
@@ -359,7 +359,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
                      if not _answers_objection(scan, by_id[fid], matches[fid], u.index, cue_at, cue_at + len(cue))]
         cue_end = cue_at + len(cue)
         named = [fid for fid in named if not _in_own_problem(matches[fid], u.index, cue_at, cue_end)]
-        if _RELEVANCE.fullmatch(cue):
+        if _RELEVANCE.fullmatch(cue) or _IN_ORDER.fullmatch(cue):
             named = [fid for fid in named if not (_sets_aside_other(seg.text, subject_stems(fid), u, cue_at)
                                                   and _asserted_beside(scan, matches[fid], u, cue_at, cue_end))]
         for fid in named:
@@ -435,6 +435,8 @@ _WORD = regex.compile(r"\p{L}+")
 _POINTER = regex.compile(r"(?<!\p{L})(?:which|that|this|it|these|those)(?!\p{L})")
 # Dismissals that deny a consideration any bearing ("Memorial Day is irrelevant"): beside the
 # finding's problem, asserted in the same block, they answer an objection (_asserted_beside).
+# So do verdicts that something else is in order ("the VSP tab is in order", "... are acceptable").
+_IN_ORDER = regex.compile(IN_ORDER)
 _RELEVANCE = regex.compile(r"irrelevant|not relevant|beside the point|(?:does|do)(?: not|n't) matter|makes no difference")
 
 # Words a dismissal's clause may hold and still be about the point in hand: anaphora and generic nouns.

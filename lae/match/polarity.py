@@ -34,8 +34,9 @@ NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
 
-_LIST_SPLIT = regex.compile(r"(?<!\d),|,(?!\d)|\s(?:and|or)\s")  # not the comma of "$7,500"
-_LIST_COMMA = regex.compile(r"(?<!\d),|,(?!\d)")
+_COMMA = r"(?<!\d),|,(?!\d)"  # not the comma of "$7,500"
+_LIST_SPLIT = regex.compile(_COMMA + r"|\s(?:and|or)\s")
+_LIST_COMMA = regex.compile(_COMMA)
 _SENTENCE_END = regex.compile(r"[.!?](?:\s|$)")
 _AS_LEAD = regex.compile(r"(?:^|\W)as\s+\S+(?:\s+\S+){0,4}\s*$")
 _ANAPHOR_END = regex.compile(r"(?<![\p{L}])(?:this|that|which|it|what)\s*$")
@@ -45,7 +46,7 @@ _DEFINING = regex.compile(r"(?<![\p{L}])(?:as used (?:in|here)|as defined|for (?
 _LEADING_PHRASE = regex.compile(r"\W*(?:under|in|for|where|when|historically|traditionally|typically|generally)\b[^,;]{0,80}, ")
 # a sentence opening with a general condition: its subordinate clause states no fact of this matter
 _GENERAL_CONDITION = regex.compile(r"\W*(where|whenever|in the event that|in the event|should)\b[^,;]{0,200}[,;]")
-_NOT_END = regex.compile(r"(?<![\p{L}])(?:not|never|neither of (?:which|them|these|those)|none of (?:which|them|these|those)|"
+_NOT_END = regex.compile(r"(?<![\p{L}])(?:not|never|no longer|neither of (?:which|them|these|those)|none of (?:which|them|these|those)|"
                           r"neither)\s+$")
 _CONDITION = regex.compile(r"(?<![\p{L}])(?:if|unless|whether|even if|were|so that|in order to|to avoid|to ensure|"
                            r"provided that|once|until|till)(?![\p{L}])(?!'s)")  # "so that's fine" is no purpose
@@ -60,8 +61,8 @@ _TOPIC_AFTER = regex.compile(r"(?:(?:\s+[\p{L}\p{N}.'-]+){0,3}?\s+(?:question|is
 # (or the second verb of one: "a company that does not dictate hours and does not require")
 _RELATIVE_END = regex.compile(r"(?<![\p{L}])(?!(?:and|but|or|so|because|since|as|while|then|than|if|that)\s)\p{L}{3,}\s+"
                               r"(?:that|which|who)\s+(?:(?:does|do|did|is|are|was|were)\s+not\s+[^.;:]*?\s(?:and|or)\s+)?$")
-# a clause whose subject is denied ("Neither deduction ...", "No employee ...", "None of them ...")
-_NO_SUBJECT = regex.compile(r"\W*(?:neither|no|none of)(?![\p{L}])")
+# a clause whose subject is denied ("Neither deduction ...", "that no employee ...", "None of them ...")
+_NO_SUBJECT = regex.compile(r"(?<![\p{L}])(?:neither|no|none of)(?![\p{L}])")
 _ALLOWED = regex.compile(IN_ORDER)
 # ("yet" at a clause's end is "so far", no turn: "not a real issue yet.")
 _TURN = regex.compile(r"(?<![\p{L}])(?:but|however|although|though|yet(?!\s*(?:[.;,!?]|$))|nevertheless)(?![\p{L}])")
@@ -330,8 +331,8 @@ def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: in
     clause = clause_start(text, start, cue_start)
     if _RELATIVE_END.search(text, max(clause, cue_start - 160), cue_start):
         return False  # "a company that does not require ...": a rule's condition, not a conclusion
-    if _NO_SUBJECT.match(text, clause, cue_start) and _ALLOWED.match(text, cue_start, cue_end):
-        return False  # "Neither deduction is permitted": the permission denied
+    if _ALLOWED.match(text, cue_start, cue_end) and _NO_SUBJECT.search(text, clause, cue_start):
+        return False  # "Neither deduction is permitted", "... that no release is acceptable": the permission denied
     for m in _CONSEQUENCE.finditer(text, clause, cue_start):
         clause = m.end()  # "..., once X is fixed, so I see no issue": the condition governs what came before
     if _CONDITION.search(text[clause:cue_start]):

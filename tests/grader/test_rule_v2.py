@@ -32,6 +32,9 @@ RAISED = [
     # "X is irrelevant" beside the asserted problem sets aside an objection, even one about the subject's words
     "The renewal notice deadline lapses on June 30, 2025 and the client will lose the premises. "
     "How the renewal notice is delivered is irrelevant.",
+    # so does "X is in order" when X is some other thing than the subject
+    "The renewal notice deadline lapses on June 30, 2025 and the client will lose the premises. "
+    "The parking schedule is in order.",
     # a permission denied by the clause's subject ("Neither ... is permitted")
     "The renewal notice deadline lapses on June 30, 2025. Neither renewal notice by email nor a late one is permitted.",
     # a rule's condition in a relative clause ("a tenant that does not require ...") is not a conclusion
@@ -85,6 +88,8 @@ NOT_RAISED = [
     # a negator inside the problem's own cell still denies it
     "| Issue | Facts | Consequence |\n|---|---|---|\n| Renewal option (s. 9.1) | notice served | "
     "the deadline will not lapse |",
+    # a clean bill's verdict on the subject itself
+    "The renewal notice deadline falls on June 30, 2025; the renewal mechanism worked as drafted and is in order.",
     # a permission affirmed, not denied
     "The renewal notice deadline is weeks away, but a renewal notice by email is permitted and has been sent.",
 ]

@@ -120,6 +120,21 @@ def test_governing_negation_and_double_negation():
     ("i dont think we need to do anything on personnel", True),
     ("i dont think the exemption applies, so the drivers are owed overtime", False),
     ("the repayment clause is not ok", False),
+    # a clean bill's verdicts
+    ("Clause 5.4 worked as drafted: notice went out and no objection was received.", True),
+    ("The point Ms. Castellanos noted on May 13 has therefore been overtaken by events.", True),
+    ("We are comfortable that the committee has what it needs.", True),
+    ("Read in context, this is ordinary deal pressure from a controller.", True),
+    ("The transition letter is in a familiar form.", True),
+    ("No written response or disclosure beyond the usual background section is warranted.", True),
+    ("The arrangements are in good order and the deposit can go ahead.", True),
+    ("Including him in the Form 8-K is accurate.", True),
+    ("The two agreements raise no export concern.", True),
+    # ... and what only looks like one
+    ("Key custody no longer works as designed.", False),
+    ("Meridian should tell HSB in writing that no release to China is acceptable.", False),
+    ("The recusal clause and the 2021 wording are acceptable substitutes for Section 3.4.", False),
+    ("We are comfortable only if the license issues before the deposit.", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text
