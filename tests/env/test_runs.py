@@ -93,14 +93,20 @@ def test_two_runs_into_the_same_out_stay_apart_and_are_not_combined_silently(com
 ROLLOUTS = 8
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_sigint_during_a_batch_then_resume_keeps_finished_rollouts_byte_for_byte(compiled, tmp_path):
     out = tmp_path / "out"
     with ChatServer() as server:
         cmd = [sys.executable, "-m", "lae", "run", "--root", str(compiled), "--task", "harbor-lease-001", "--model",
                "slow-saver", "--base-url", server.base_url, "--rollouts", str(ROLLOUTS), "-j", "1", "--allow-unfrozen",
                "--out", str(out)]
+        # SIGINT as a user's terminal delivers it: a suite started in the background by a shell without job
+        # control inherits SIGINT ignored (POSIX), and so would the run, which would then never see it
         proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=dict(os.environ, OPENAI_API_KEY=KEY))
+                                env=dict(os.environ, OPENAI_API_KEY=KEY), preexec_fn=_default_sigint)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and len(list(out.glob("*/*/r*/rollout.json"))) < 2:
             time.sleep(0.05)
