@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 299b6523dec027cf41b58183b6386c1b1a55d0e15cd08b1d1f6907b6f1474041
+# root-sha256: 8318f17c3e55e36b3338103f1b784011050d7462a16c2557a3552da72b7ff1ff
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: e3757629de74d5526acb68f60f07e655f341d9019ca24f1d15771b74487fb852 lae.match._assertion_weights
+# module: 9b102d27cdd6ec09a45e73df18fee7202010c3539c3260eefa8720240c9beaf2 lae.match._assertion_weights
 # module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
-# module: e83acf6ad97681d522c2e0253cb34c14846bbf762e69a27179047dd58ac5db4a lae.match.cues
-# module: ce214622b55347c6e8dcc35b8f46ac6883732113c51b974d42bc3672ca8d9c2d lae.match.engine
+# module: 653b5880484d270fe96e28ed19d6f1fe9fc7df87b2831975990a5269855304ee lae.match.cues
+# module: b36bfeccd38d7ae8802930a3cdc641fa11d151afa3953d5a4719c44c17330158 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: b7e138150f83de2adb8118d6c3b6da63682282d5f9619868e1fa174120288d1d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 1c6a9cff6a63587b8f6513f72d30c06f0996dd76d1cc0c6eacd1f188b787194e lae.match.segment
+# module: da088d6905b4131d7a648d51781a429d590075306cc2b7739a693cdc8276c3e1 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":5915,"max_over_credit":0.02,"max_under_credit":0.1,"memos":845,"met":true,"over_credit":0.009101,"under_credit":0.065481,"validation_sha256":"8e09970b16f68bf74fa15673b33abb734edef0b57a8bcac22a43bde8bac143e3"}
-# fidelity-summary: measured at 0.9% over-credit and 6.5% under-credit on 845 labelled memos (5915 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":6111,"max_over_credit":0.02,"max_under_credit":0.1,"memos":873,"met":true,"over_credit":0.008368,"under_credit":0.068588,"validation_sha256":"02a1885311e8d715957ba53b317b4e91fb1fecace6f5fbdc10e51b30206df5e5"}
+# fidelity-summary: measured at 0.8% over-credit and 6.9% under-credit on 873 labelled memos (6111 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
-           "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "STATUS_LABEL", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
+           "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
            "QUESTION_MODAL",
            "FUNCTION_WORDS", "severity_terms_for"]
@@ -283,6 +283,17 @@ _STATUS_FAILS = (r"not (?:yet )?(?:met|compliant|satisfied|ok|okay|in place|done
 STATUS_FAIL = r"^[\W_]*(?P<status>" + _STATUS_FAILS + r")(?![\p{L}\p{N}])"
 STATUS_PASS = (r"^[\W_]*(?:met|compliant|complies|conforms?|pass(?:es|ed)?|yes|ok|okay|satisfied|in place|"
                r"achieved|[\u2713\u2714\u2705])(?:[\W_]*$|\s*[-\u2013\u2014:(])")
+# A triage column asks of each row whether its point deserves attention ("Worth a look?", "Escalate?",
+# "Action needed?", "Concern?", "Real issue?"): a negative answer ("No", "Probably not", "Unlikely") sets the
+# row's point aside as a passing status does; "Yes" or "Maybe" adds nothing to what the row itself says.
+TRIAGE_COLUMN = (r"^\W*(?:is (?:it|this) |an? )?(?:worth (?:a (?:closer |second |further )?look|pursuing|raising|"
+                 r"flagging|escalating|chasing|(?:a )?follow(?:ing)?[- ]?up|(?:the )?(?:time|effort|cost))|"
+                 r"escalate|act(?:ion)?(?: (?:needed|required|now))?|needs? (?:action|attention|follow[- ]?up|review)|"
+                 r"concern(?:ed|ing)?|flag(?:ged)?|pursue|follow[- ]?up|investigate|"
+                 r"(?:real |live |genuine )?(?:problem|issue|risk|exposure)|material)\W*\?[\W_]*$")
+TRIAGE_NO = (r"^[\W_]*(?:no|nope|probably not|likely not|almost certainly not|unlikely|not really|doubtful|"
+             r"not (?:worth it|needed|required|now)|no action(?: (?:needed|required))?|none)"
+             r"(?:[\W_]*$|\s*[-\u2013\u2014:;,.(])")
 # The same verdict as a list item's label: "Status: Not met", "Compliance - partly met".
 STATUS_LABEL = (r"(?<![\p{L}])(?:compliance |current )?(?:status|compliance|assessment|outcome)\s*[:=\u2013\u2014-]\s*\**\s*"
                 r"(?P<status>" + _STATUS_FAILS + r")(?![\p{L}\p{N}])")

@@ -22,7 +22,7 @@ import regex
 from lae.match import assertion as assertion_model
 from lae.match.cues import (FUNCTION_WORDS, IN_ORDER, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
                             RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, STATUS_COLUMN, STATUS_FAIL,
-                            STATUS_LABEL, STATUS_PASS, SEVERITY_LEVEL_WORDS,
+                            STATUS_LABEL, STATUS_PASS, SEVERITY_LEVEL_WORDS, TRIAGE_COLUMN, TRIAGE_NO,
                             SEVERITY_ORDER)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
@@ -490,13 +490,15 @@ def _risk_level(seg: Segmented, block) -> str | None:
     return next((level for level in _levels(seg, block) if level in ("medium", "high", "critical")), None)
 
 
-def _status_cells(seg: Segmented, block) -> list[str]:
-    """The cells of a table row that sit in a compliance status column ("Status", "Met?")."""
+def _status_cells(seg: Segmented, block, column: regex.Pattern | None = None) -> list[str]:
+    """The cells of a table row that sit in a compliance status column ("Status", "Met?"), or in
+    ``column`` when given."""
     if block.kind != "row" or block.header is None:
         return []
     headers = seg.blocks[block.header].cells
+    column = column or _STATUS_COLUMN
     return [seg.text[s:e].strip(" *") for i, (s, e) in enumerate(block.cells)
-            if i < len(headers) and _STATUS_COLUMN.match(seg.text[headers[i][0]:headers[i][1]].strip(" *"))]
+            if i < len(headers) and column.match(seg.text[headers[i][0]:headers[i][1]].strip(" *"))]
 
 
 def _failing_status(seg: Segmented, block) -> str | None:
@@ -509,9 +511,11 @@ def _failing_status(seg: Segmented, block) -> str | None:
 
 
 def _passing_status(seg: Segmented, block) -> str | None:
-    """The passing value ("Met", "Compliant", "\u2713") a table row's status column holds alone,
-    if any (none for other blocks): its point is not a problem."""
-    return next((cell for cell in _status_cells(seg, block) if _STATUS_PASS.match(cell)), None)
+    """The passing value ("Met", "Compliant", "\u2713") a table row's status column holds alone, or
+    the negative answer ("No", "Probably not") its triage column ("Worth a look?") gives, if any
+    (none for other blocks): its point is not a problem."""
+    return next((cell for cell in _status_cells(seg, block) if _STATUS_PASS.match(cell)), None) or \
+        next((cell for cell in _status_cells(seg, block, _TRIAGE_COLUMN) if _TRIAGE_NO.match(cell)), None)
 
 
 def _item_levels(seg: Segmented, block) -> list[str]:
@@ -569,6 +573,8 @@ _RATING_CELL = regex.compile(RATING_CELL)
 _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
 _STATUS_FAIL = regex.compile(STATUS_FAIL)
 _STATUS_PASS = regex.compile(STATUS_PASS)
+_TRIAGE_COLUMN = regex.compile(TRIAGE_COLUMN)
+_TRIAGE_NO = regex.compile(TRIAGE_NO)
 _STATUS_LABEL = regex.compile(STATUS_LABEL)
 _PRIORITY_HEADING = regex.compile(PRIORITY_HEADING)
 _PRIORITY_COLUMN = regex.compile(PRIORITY_COLUMN)

@@ -44,11 +44,14 @@ _RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|even
 _ASSESSMENT_HEADER = regex.compile(r"\b(?:appl(?:y|ies|icable)|status|risk|issue|concern|problem|action|assessment"
                                    r"|rating|severity|priority|exposure|our view)")
 # A chat or call-log message opens with its clock time and speaker ("[07:15] Tobias Renner: ...",
-# "08:02 Ingrid Halvorsen: ..."): the message is what follows them. Matched on the lowercased text;
-# each word of the name must be capitalised in the original (so "16:21 biggest thing: ..." is content).
-_SPEAKER = regex.compile(r"(?:\*\*)?\[?\d{1,2}:\d{2}(?::\d{2})?(?: ?[ap]\.?m\.?)?\]? +"
-                         r"(?P<name>(?:\p{L}[\p{L}.'\u2019-]* ){0,3}\p{L}[\p{L}.'\u2019-]*)"
-                         r"(?: \([^()\n]{1,40}\))?:(?:\*\*)? +(?=\S)")
+# "08:02 Ingrid Halvorsen: ...") or its speaker and clock time ("Maya Okafor (16:02): ...", "**Ben** [4:10 pm]:"):
+# the message is what follows them. Matched on the lowercased text; each word of the name must be capitalised
+# in the original (so "16:21 biggest thing: ..." is content).
+_CLOCK_STAMP = r"\d{1,2}:\d{2}(?::\d{2})?(?: ?[ap]\.?m\.?)?"
+_NAME = r"(?P<name>(?:\p{L}[\p{L}.'\u2019-]* ){0,3}\p{L}[\p{L}.'\u2019-]*)"
+_SPEAKER = regex.compile(r"(?:\*\*)?\[?" + _CLOCK_STAMP + r"\]? +" + _NAME +
+                         r"(?: \([^()\n]{1,40}\))?:(?:\*\*)? +(?=\S)"
+                         r"|(?:\*\*)?" + _NAME + r"(?:\*\*)? [\[(]" + _CLOCK_STAMP + r"[\])](?:\*\*)?:(?:\*\*)? +(?=\S)")
 _ROW_RULE = regex.compile(r"\|[\s:|-]*\|")
 # A timeline of things to do ("action timeline", "timeline of required actions") is advice, not a recital.
 _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(?<!action )(?<!actions )"
@@ -122,7 +125,7 @@ class Segmented:
     unit_starts: tuple[int, ...] = field(default=())
     sections: dict[tuple[int, ...], list[int]] = field(default_factory=dict)  # heading chain -> its non-heading blocks
     records: dict[int, tuple[int, ...]] = field(default_factory=dict)  # block -> the field record it belongs to
-    turns: dict[int, tuple[int, ...]] = field(default_factory=dict)  # chat message -> its speaker's turn
+    turns: dict[int, tuple[int, ...]] = field(default_factory=dict)  # chat message -> its turn and the message it answers
 
     def unit_at(self, pos: int) -> int | None:
         """Index of the unit containing normalized offset ``pos``."""
@@ -147,7 +150,7 @@ class Segmented:
     def turn_of(self, block: int) -> tuple[int, ...]:
         """The chat turn ``block`` is a message of: the run of consecutive messages of one speaker,
         which reads as a paragraph does (a message names a point, the next says what is wrong with
-        it), or ``()``."""
+        it), with the message that run answers, or ``()``."""
         return self.turns.get(block, ())
 
     def record_of(self, block: int) -> tuple[int, ...]:
@@ -412,14 +415,22 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
 
 
 def _turns(blocks: Sequence[Block], speakers: dict[int, str]) -> dict[int, tuple[int, ...]]:
-    """Runs of consecutive chat messages (under the same headings) by one speaker."""
+    """Each chat message's turn: the run of consecutive messages (under the same headings) by its
+    speaker, with the message that run answers (the one just before it, by another speaker), read as
+    one exchange ("castellan sent the letter in december" / "not sudden or dramatic")."""
     runs: list[list[int]] = []
     for b in sorted(speakers):
         prev = runs[-1][-1] if runs else None
         if prev is None or prev != b - 1 or speakers[prev] != speakers[b] or blocks[prev].headings != blocks[b].headings:
             runs.append([])
         runs[-1].append(b)
-    return {b: tuple(run) for run in runs if len(run) > 1 for b in run}
+    out: dict[int, tuple[int, ...]] = {}
+    for run in runs:
+        before = run[0] - 1
+        answered = [before] if before in speakers and blocks[before].headings == blocks[run[0]].headings else []
+        if len(run) + len(answered) > 1:
+            out.update((b, tuple(answered + run)) for b in run)
+    return out
 
 
 _FIELD_LABEL = regex.compile(r"\W*(\p{L}[\p{L} /&'()-]{0,28}?)\W*:")

@@ -157,6 +157,16 @@ def test_a_distractor_the_memos_own_register_rates_low_or_passes_is_not_escalate
     assert outcome(row.format("Status", "Not met")).flagged
 
 
+
+@pytest.mark.parametrize("header", ["Worth a look?", "Escalate?", "Action needed?", "**Concern?**"])
+@pytest.mark.parametrize("answer", ["No", "Probably not", "Unlikely - expired"])
+def test_a_triage_column_that_answers_no_sets_the_distractor_aside(spec, header, answer):
+    row = "| # | Possible issue | {} |\n|---|---|---|\n| 3 | Parking addendum: a liability risk | {} |"
+    out = analyze_text(spec[0], row.format(header, answer)).distractors[0]
+    assert not out.flagged and out.declined is not None and answer.lower() in out.declined.reason
+    assert analyze_text(spec[0], row.format(header, "Yes")).distractors[0].flagged
+    assert analyze_text(spec[0], row.format("Worth a look", answer)).distractors[0].flagged  # no question: no triage
+
 def test_claim_denied_is_not_made(spec):
     def made(text: str) -> bool:
         return analyze_text(spec[0], text).claims[0].made
@@ -387,14 +397,28 @@ def test_a_verdict_negated_conditional_reported_or_shared_credits_nothing(spec, 
     assert not credited(spec, text), text
 
 
-def test_a_row_its_status_column_passes_dismisses_the_problem_it_names(spec):
-    # the row would credit F2 on its own words; "Compliant" in the status column says it is not a problem
-    row = "| Requirement | Record | {} |\n|---|---|---|\n| Indemnity | Section 11.3 is a broad-form indemnity | {} |"
-    assert "F2" in credited(spec, row.format("Notes", "Compliant"))
-    out = analyze_text(spec[0], row.format("Status", "Compliant")).finding("F2")
+@pytest.mark.parametrize("column,neutral,passing", [
+    ("Status", "Notes", "Compliant"),  # a compliance matrix's status column passes the row
+    ("Worth a look?", "Worth a look?", "Probably not"),  # a triage column answers no (a neutral row: "Yes")
+])
+def test_a_row_its_status_or_triage_column_passes_dismisses_the_problem_it_names(spec, column, neutral, passing):
+    # the row would credit F2 on its own words; the column's answer says it is not a problem
+    row = "| Point | Record | {} |\n|---|---|---|\n| Indemnity | Section 11.3 is a broad-form indemnity | {} |"
+    assert "F2" in credited(spec, row.format(neutral, "Yes" if neutral == column else passing))
+    out = analyze_text(spec[0], row.format(column, passing)).finding("F2")
     assert not out.credited
-    assert "a row marked 'compliant'" in str(out)
+    assert f"a row marked '{passing.lower()}'" in str(out)
 
+
+def test_a_chat_reply_reads_with_the_message_it_answers(spec):
+    # the reply says what is wrong; the message it answers names the subject (a chat export, name first)
+    chat = ("Maya Okafor (16:08): did you look at the renewal option in section 9.1?\n\n"
+            "Ben Tillery (16:09): yes. that deadline lapses june 30, 2025 and the client will lose the premises")
+    assert "F1" in credited(spec, chat)
+    # the same words as two paragraphs of a memo: the second never names the subject
+    prose = ("Did you look at the renewal option in section 9.1?\n\n"
+             "Yes. The deadline lapses june 30, 2025 and the client will lose the premises.")
+    assert "F1" not in credited(spec, prose)
 
 def test_a_verdict_goes_to_no_finding_when_a_key_phrase_decides_the_sentence(spec):
     # the renewal sentence carries F1's own problem phrase: the verdict word must not hand it to F2 too

@@ -134,9 +134,12 @@ def test_a_chat_log_joined_into_one_paragraph_is_one_block_per_message():
     ("**[06:58] Tobias Renner:** Devin, morning.", "devin, morning."),
     ("08:02 Ingrid Halvorsen (GC): The hold is late.", "the hold is late."),
     ("9:05 am Dana: That notice is void.", "that notice is void."),
+    ("Maya Okafor (16:02): carteret is worse.", "carteret is worse."),
+    ("**Ben Tillery** [4:10 pm]: the hold is late", "the hold is late"),
     # not a speaker: a lower-case word before the colon, no clock time, or a name too long to be one
     ("16:21 biggest thing: the hold is late", "16:21 biggest thing: the hold is late"),
     ("Tobias Renner: the hold is late", "tobias renner: the hold is late"),
+    ("Section 4 (16:02): the hold is late", "section 4 (16:02): the hold is late"),
     ("08:02 The Board Of The Company Met: it is void", "08:02 the board of the company met: it is void"),
 ])
 def test_a_chat_messages_clock_and_speaker_are_not_its_text(line, content):
@@ -146,13 +149,23 @@ def test_a_chat_messages_clock_and_speaker_are_not_its_text(line, content):
     assert min(u.start for u in seg.units if u.block == block.index) == block.start  # sentences start there too
 
 
-def test_a_speakers_run_of_chat_messages_is_one_turn():
+def test_a_speakers_run_of_chat_messages_is_one_turn_with_the_message_it_answers():
     seg = segment("[07:01] Tobias Renner: One: the side letter.\n\n[07:02] Tobias Renner: It does not bind.\n\n"
                   "[07:03] Devin Asante: Noted.\n\n[07:04] Tobias Renner: Two: the fee.\n\n"
-                  "[07:05] tobias renner: lower case is no speaker.")
+                  "[07:05] tobias renner: lower case is no speaker.\n\n[07:06] Devin Asante: After a non-message.")
     assert seg.turn_of(0) == seg.turn_of(1) == (0, 1)
-    assert seg.turn_of(2) == () and seg.turn_of(3) == ()  # another speaker; a turn of one message
-    assert seg.turn_of(4) == ()
+    assert seg.turn_of(2) == (1, 2)  # a reply reads with the message it answers
+    assert seg.turn_of(3) == (2, 3)
+    assert seg.turn_of(4) == ()  # not a message
+    assert seg.turn_of(5) == ()  # nothing answered: the block before is no message
+
+
+def test_a_reply_in_a_name_first_chat_reads_with_the_message_it_answers():
+    seg = segment("Maya Okafor (16:08): castellan sent the nonrenewal letter in december\n\n"
+                  "Ben Tillery (16:09): not sudden or dramatic, not even close")
+    assert [seg.text[b.start:b.end] for b in seg.blocks] == ["castellan sent the nonrenewal letter in december",
+                                                              "not sudden or dramatic, not even close"]
+    assert seg.turn_of(1) == (0, 1)
 
 
 @pytest.mark.parametrize(("header", "section"), [
