@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: db8eb39155df3a0deec126c4ba765629e85fcd0e9203de9e3195163b6b9e3320
+# root-sha256: b5af86cfc037505b02dd971bc17b39cd348845d9dc9fc116faffaafc38f43e6e
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 9b102d27cdd6ec09a45e73df18fee7202010c3539c3260eefa8720240c9beaf2 lae.match._assertion_weights
-# module: 1bd2af3a4da7376f255da532bf1ac9f357677e60c7f3ee070727639b991ac478 lae.match.assertion
-# module: 653b5880484d270fe96e28ed19d6f1fe9fc7df87b2831975990a5269855304ee lae.match.cues
-# module: b36bfeccd38d7ae8802930a3cdc641fa11d151afa3953d5a4719c44c17330158 lae.match.engine
+# module: 44ab4a77a75ed87ba2ab44beb12b118b2a1bffb223e099a2f97163be5fece130 lae.match._assertion_weights
+# module: de5cf881055c7f4263a5e3008c55600bd7e4b97a86bc3a8cdd0c72e441a60c29 lae.match.assertion
+# module: 4bcc4f456aad3b3ffaab8ef1b992b32e83632e29362c0438ec891d364e5f513f lae.match.cues
+# module: 5a63db526048eaf700d4b8847c8c105a577175c4b0962b113f94caa516c6098c lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":6062,"max_over_credit":0.02,"max_under_credit":0.1,"memos":866,"met":true,"over_credit":0.0074,"under_credit":0.084652,"validation_sha256":"5a21ccd59720b3255e18403a1bee3d9ffc798b6d4e794d9f9382df9ff6e67cce"}
-# fidelity-summary: measured at 0.7% over-credit and 8.5% under-credit on 866 labelled memos (6062 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":6160,"max_over_credit":0.02,"max_under_credit":0.1,"memos":880,"met":true,"over_credit":0.007318,"under_credit":0.086885,"validation_sha256":"f9159e6bc3e95844f5ec40400474624d74a7fdb5ff77887e86267adea32f4382"}
+# fidelity-summary: measured at 0.7% over-credit and 8.7% under-credit on 880 labelled memos (6160 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -37,6 +37,10 @@ __all__ = ["Candidate", "FEATURE_NAMES", "Node", "features", "applies", "raw_sco
 
 _B, _E = r"(?<![\p{L}\p{N}])", r"(?![\p{L}\p{N}])"
 
+# Words before "should"/"must" that name no one to act: pronouns, connectives, question words.
+_NOT_AN_ACTOR = (r"(?:it|this|that|there|which|what|who|whom|these|those|they|he|she|one|nothing|anything|something|"
+                 r"everything|none|each|either|neither|such|so|as|and|or|but|if|than|then|why|how|where|when|whether)")
+
 # Cue families (normalized, case-folded text). Generic legal English, written by the project.
 _CUES: dict[str, tuple[str, ...]] = {
     "hedge": (r"potentially", r"possibly", r"perhaps", r"conceivably",
@@ -104,8 +108,13 @@ _CUES: dict[str, tuple[str, ...]] = {
     "remedy": (r"recommend\S*", r"should (?!be (?:reviewed|evaluated|assessed|considered))\S+", r"must (?!be "
                r"(?:reviewed|evaluated|assessed|considered))\S+", r"remed\S*", r"cure\S*", r"amend\S*",
                r"renegotiat\S*", r"terminat\S*", r"file\S*", r"obtain\S*", r"notify\S*", r"disclos\S*"),
+    # Advice names who is to act: the client in general words, or by name with "should" ("Northlake should
+    # give its consent"; "the employer must give notice" states the law, not advice); not a pronoun or a
+    # connective, nor a review to be done ("should be reviewed": a hedge).
     "advice": (r"(?:we|i) (?:would )?(?:recommend|advise|suggest|urge)", r"(?:you|the company|the client|the board|"
-               r"management|the committee|[a-z]+ should) (?:should|must|needs? to|ought to)",
+               r"management|the committee) (?:should|must|needs? to|ought to)", r"(?!" + _NOT_AN_ACTOR +
+               r"(?![\p{L}\p{N}]))\p{L}[\p{L}-]* (?:should|needs? to|ought to)(?! be (?:reviewed|evaluated|assessed|considered|examined|confirmed|checked|monitored|noted|"
+               r"analy[sz]ed))",
                r"(?:^|(?<=[.;:!]\s))(?:hold|amend|revise|strike|delete|file|send|issue|notify|stop|pause|withdraw|"
                r"obtain|replace|retain|adopt|correct|remove|suspend|cancel|reclassify|pay|escrow|rescind|restructure|"
                r"renegotiate|disclose|preserve|terminate|halt|do not)"),

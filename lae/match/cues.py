@@ -343,6 +343,10 @@ VERDICT: tuple[str, ...] = (
     r"(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|don'?t|do not|can'?t|cannot|didn'?t|did not) "
     r"(?:hold(?: up)?(?=\s*(?:[.,;:!?)]|$|(?:in|under|against|on|if|as|at|for|because|since|and|but|anyway|water)\b))|"
     r"work|survive|stand up|satisfy|comply|qualify|cure|suffice|meet(?! with)|fly|carry it|save (?:it|them|us|you))",
+    # a chat's verdicts: it will not survive, it cannot be used
+    r"(?:not|n'?t) (?:gonna|going to) (?:fly|work|hold up|survive|stand up|cut it|pass muster)",
+    r"(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|don'?t|do not|can'?t|cannot|didn'?t|did not) "
+    r"(?:cut it|pass muster)", r"dead on arrival", r"(?:a |an )?non-?starters?", r"unusable", r"unworkable",
     r"sinks? (?:it|them|this|that|the)", r"(?:is|'s|are|'re) a (?:[\p{L}-]+ )?(?:loss|loser)", r"meaningless",
     r"(?:is|'s|are|'re|was|were) (?:already |now |badly )?(?:late|overdue|untimely)", r"in (?:real |serious |big )?trouble",
     r"(?:is|'s|are|'re) (?:\S+ )?short", r"(?:falls?|fell|comes?|came) (?:\S+ )?short", r"short by", r"(?:never|not) ok(?:ay)?",

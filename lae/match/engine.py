@@ -352,15 +352,17 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             heading_units = scan.units_of([block.headings[-1]])
             named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
         own = {x for fid in named for x in (*matches[fid].subject, *matches[fid].problem)}
+        cue_end = cue_at + len(cue)
+        after = cue_end if cue_at >= 0 else -1  # a declined section's cue is no words of the unit
         if u.index not in own:
-            named = [fid for fid in named if not _about_something_else(seg.text, u.start, cue_at, vocabulary(fid))]
+            named = [fid for fid in named
+                     if not _about_something_else(seg.text, u.start, cue_at, vocabulary(fid), after, u.end)]
         else:
             named = [fid for fid in named
-                     if not _answers_objection(scan, by_id[fid], matches[fid], u.index, cue_at, cue_at + len(cue))]
-        cue_end = cue_at + len(cue)
+                     if not _answers_objection(scan, by_id[fid], matches[fid], u.index, cue_at, cue_end)]
         named = [fid for fid in named if not _in_own_problem(matches[fid], u.index, cue_at, cue_end)]
         if _RELEVANCE.fullmatch(cue) or _IN_ORDER.fullmatch(cue):
-            named = [fid for fid in named if not (_sets_aside_other(seg.text, subject_stems(fid), u, cue_at)
+            named = [fid for fid in named if not (_sets_aside_other(seg.text, subject_stems(fid), u, cue_at, cue_end)
                                                   and _asserted_beside(scan, matches[fid], u, cue_at, cue_end))]
         for fid in named:
             out[fid].setdefault(u.index, cue)
@@ -373,15 +375,30 @@ def _in_own_problem(m: _Matches, u: int, cue_at: int, cue_end: int) -> bool:
     return any(s <= cue_at and cue_end <= e for _p, spans in m.problem.get(u, ()) for s, e in spans)
 
 
-def _sets_aside_other(text: str, subject: frozenset[str], unit, cue_at: int) -> bool:
+def _sets_aside_other(text: str, subject: frozenset[str], unit, cue_at: int, cue_end: int) -> bool:
     """Does the cue's clause name something besides the finding's subject ("Ownership of the
-    subsidiary is irrelevant")? Not when it is only anaphora or a relative pronoun ("That is
-    irrelevant", "..., which is irrelevant") or the subject itself ("The indemnity is irrelevant")."""
+    subsidiary is irrelevant", "It is irrelevant that only its own staff use them")? Not when it
+    is only anaphora or a relative pronoun ("That is irrelevant", "..., which is irrelevant") or
+    the subject itself ("The indemnity is irrelevant")."""
     start = clause_start(text, unit.start, cue_at)
     for m in _POINTER.finditer(text, start, cue_at):
         start = m.end()
-    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in _DISMISSAL_ANAPHORA and w[:5] not in subject
-               for w in _WORD.findall(text, start, cue_at))
+    words = [w for w in _WORD.findall(text, start, cue_at)
+             if len(w) > 2 and w not in FUNCTION_WORDS and w not in _DISMISSAL_ANAPHORA]
+    if words:
+        return any(w[:5] not in subject for w in words)
+    after = [w for w in _extraposed_words(text, cue_end, unit.end) if w not in _DISMISSAL_ANAPHORA]
+    return bool(after) and not any(w[:5] in subject for w in after)  # a clause that names the subject is about it
+
+
+def _extraposed_words(text: str, cue_end: int, end: int) -> list[str]:
+    """The content words of the clause a relevance cue introduces ("It is irrelevant that X", "it
+    makes no difference whether X"): what the cue sets aside when nothing stands before it."""
+    m = _EXTRAPOSED.match(text, cue_end, end)
+    if m is None:
+        return []
+    stop = _CLAUSE_STOP.search(text, m.end(), end)
+    return _content_words(text[m.end():stop.start() if stop else end])
 
 
 def _asserted_beside(scan: _Scan, m: _Matches, unit, cue_at: int, cue_end: int) -> bool:
@@ -423,7 +440,7 @@ def _answers_objection(scan: _Scan, f: FindingSpec, m: _Matches, u: int, cue_at:
     seg = scan.seg
     unit = seg.units[u]
     clause = clause_start(seg.text, unit.start, cue_at)
-    if not _about_something_else(seg.text, unit.start, cue_at, _stems(f.subject)):
+    if not _about_something_else(seg.text, unit.start, cue_at, _stems(f.subject), cue_end, unit.end):
         return False
     return any((max(e for _s, e in spans) <= clause or min(s for s, _e in spans) >= cue_end)
                and scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
@@ -438,6 +455,9 @@ _POINTER = regex.compile(r"(?<!\p{L})(?:which|that|this|it|these|those)(?!\p{L})
 # So do verdicts that something else is in order ("the VSP tab is in order", "... are acceptable").
 _IN_ORDER = regex.compile(IN_ORDER)
 _RELEVANCE = regex.compile(r"irrelevant|not relevant|beside the point|(?:does|do)(?: not|n't) matter|makes no difference")
+# "It is irrelevant that X": the clause after the cue is what it sets aside, up to the clause's end
+_EXTRAPOSED = regex.compile(r"[\s,]*(?:that|whether|if)(?![\p{L}\p{N}])")
+_CLAUSE_STOP = regex.compile(r"[;:]|\.(?:\s|$)")
 
 # Words a dismissal's clause may hold and still be about the point in hand: anaphora and generic nouns.
 _DISMISSAL_ANAPHORA = GENERIC_WORDS | frozenset(
@@ -460,12 +480,16 @@ def _vocabulary(f: FindingSpec) -> frozenset[str]:
     return _stems((*f.subject, *f.problem, *f.citations, *f.dismissals))
 
 
-def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str]) -> bool:
+def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str], cue_end: int = -1,
+                          end: int = -1) -> bool:
     """A dismissal is not of a finding when its clause is about some other thing ("Ownership of
-    the subsidiary is irrelevant", "...; Memorial Day is irrelevant"): the clause names content
-    words, none of which belong to the finding's phrases."""
+    the subsidiary is irrelevant", "...; Memorial Day is irrelevant", "It is irrelevant that only
+    its own staff use them": the clause it introduces): the clause names content words, none of
+    which belong to the finding's phrases."""
     words = [w for w in _content_words(text[clause_start(text, start, cue_at):cue_at])
              if w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
+    if not words and cue_end >= 0:
+        words = [w for w in _extraposed_words(text, cue_end, end) if w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
     return bool(words) and not any(w[:5] in vocabulary for w in words)
 
 

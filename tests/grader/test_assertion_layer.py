@@ -175,6 +175,24 @@ def test_reporting_register_and_questions_are_features():
     assert f["m_brief"] == 1 and feats(PADDING)["m_brief"] == 0
 
 
+@pytest.mark.parametrize(("sentence", "advises"), [
+    # advice names who is to act: the client in general words, or by its name
+    ("The company should give consent under the covenant in advance.", True),
+    ("Northlake should give consent under the covenant in advance.", True),
+    ("Kestrel ought to stop the shipments before closing.", True),
+    ("Ms. Whitfield needs to withdraw the draft.", True),
+    ("Northlake should not sign the amendment.", True),
+    # ... not a pronoun or a connective, nor a review to be done (a hedge, counted as one)
+    ("It should be noted that the rule applies.", False),
+    ("This should not matter to the buyer.", False),
+    ("There must be a reason for the delay.", False),
+    ("The policy should be reviewed before the meeting.", False),
+    # "must" after any name states what the law requires, not advice (the client words above keep it)
+    ("The employer must give sixty days' notice of the closing.", False),
+])
+def test_advice_to_a_named_client_counts_as_advice(sentence, advises):
+    assert (feats(sentence)["d_advice"] > 0) == advises, sentence
+
 def test_general_actors_examples_and_alert_hedges_are_features():
     alert = ("Consider a company that lets its renewal deadline lapse. Companies should be mindful of notice "
              "clauses, and an employer with leases in several states may face disputes. For example, Harbor's lease.")

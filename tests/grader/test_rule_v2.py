@@ -259,6 +259,21 @@ def test_a_dismissal_of_some_other_thing_leaves_the_finding(spec):
     assert outcome(spec, about_it, "F2").status == "dismissed"
 
 
+@pytest.mark.parametrize("aside", [
+    "It is irrelevant that the tenant's credit rating is strong.",
+    "It makes no difference that the tenant's insurer is rated A.",
+    "It does not matter whether the tenant's credit rating is strong.",
+])
+def test_it_is_irrelevant_that_sets_aside_the_clause_it_introduces(spec, aside):
+    # "It is irrelevant that X" sets aside X (here an objection), not the problem asserted beside it
+    text = ("Section 11.3 is a broad-form indemnity, and that is a serious problem: the tenant would indemnify the "
+            "landlord for its own negligence. ")
+    assert outcome(spec, text + aside, "F2").status != "dismissed", aside
+    # ... and when X is the subject itself, the finding is set aside
+    about_it = text + "It is irrelevant that Section 11.3 is a broad-form indemnity."
+    assert outcome(spec, about_it, "F2").status == "dismissed"
+
+
 def test_a_dense_paragraph_credits_each_finding_its_own_sentence_raises(spec):
     text = ("The renewal notice under Section 9.1 is weeks away: if the June 30, 2025 deadline lapses the client "
             "will lose the premises. Separately, Section 11.3 is a broad-form indemnity.")
@@ -309,6 +324,11 @@ VERDICT_RAISED = [
     ("Ops has the renewal notice timing wrong.", "F1"),
     ("Ops put the renewal notice in the autumn diary. That's backwards.", "F1"),
     ("The Section 11.3 indemnity has to go.", "F2"),
+    # a chat's verdicts
+    ("the indemnity in 11.3 is not gonna fly, strike it", "F2"),
+    ("the indemnity in 11.3 doesnt cut it", "F2"),
+    ("The Section 11.3 indemnity is dead on arrival.", "F2"),
+    ("The Section 11.3 indemnity is unworkable for the tenant.", "F2"),
     # a register row rated medium or above says its point is a risk
     ("| Ref | Point | Sev |\n|---|---|---|\n| 2 | Section 11.3 indemnity | H |", "F2"),
     # a priority column coded P0-P4
@@ -345,6 +365,8 @@ VERDICT_NOT_RAISED = [
     "The Section 11.3 indemnity is not unenforceable.",  # negated
     "If the indemnity in Section 11.3 were unenforceable, the landlord would bear its own losses.",  # condition
     "The landlord argues the Section 11.3 indemnity is invalid.",  # someone else's view
+    "The landlord says the Section 11.3 indemnity won't cut it.",  # someone else's view
+    "If the Section 11.3 indemnity is unworkable, the tenant can renegotiate.",  # condition
     "Is the Section 11.3 indemnity unenforceable?",  # a question
     "We discuss the unlawful indemnity question separately below.",  # a topic, not a conclusion
     "There is a low risk of a breach of the Section 11.3 indemnity.",  # a possibility
