@@ -193,6 +193,7 @@ def test_reporting_register_and_questions_are_features():
 def test_advice_to_a_named_client_counts_as_advice(sentence, advises):
     assert (feats(sentence)["d_advice"] > 0) == advises, sentence
 
+
 def test_general_actors_examples_and_alert_hedges_are_features():
     alert = ("Consider a company that lets its renewal deadline lapse. Companies should be mindful of notice "
              "clauses, and an employer with leases in several states may face disputes. For example, Harbor's lease.")
