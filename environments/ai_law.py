@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 4e7d24e95ecd4e117ab249f6cbd866e5aa758d334f5c6304efea658513de80da
+# root-sha256: a894315d5858e288fbcf630cfbfe20d23c38177611ebd753a815ebff736def1f
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,8 +52,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 44ab4a77a75ed87ba2ab44beb12b118b2a1bffb223e099a2f97163be5fece130 lae.match._assertion_weights
-# module: de5cf881055c7f4263a5e3008c55600bd7e4b97a86bc3a8cdd0c72e441a60c29 lae.match.assertion
+# module: 626fc0fde1428d0dd5315458c7aa7534361e326787556531d30a7d1555c24540 lae.match._assertion_weights
+# module: ab631c52c8e75ed5c214364da97ce8ef921a402de018f1fef5b14abf2881dd24 lae.match.assertion
 # module: 4bcc4f456aad3b3ffaab8ef1b992b32e83632e29362c0438ec891d364e5f513f lae.match.cues
 # module: 5a63db526048eaf700d4b8847c8c105a577175c4b0962b113f94caa516c6098c lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: b7e138150f83de2adb8118d6c3b6da63682282d5f9619868e1fa174120288d1d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: da088d6905b4131d7a648d51781a429d590075306cc2b7739a693cdc8276c3e1 lae.match.segment
+# module: a1e424823db7c08646aa2fb00c05c3284f688a2da1fe260f571ce2b9070fa525 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":6160,"max_over_credit":0.02,"max_under_credit":0.1,"memos":880,"met":true,"over_credit":0.01092,"under_credit":0.068445,"validation_sha256":"6addd819c84f462d135588b64b27cd7bdb6649305080cb6baf40f36c1af8ddfa"}
-# fidelity-summary: measured at 1.1% over-credit and 6.8% under-credit on 880 labelled memos (6160 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":6405,"max_over_credit":0.02,"max_under_credit":0.1,"memos":915,"met":true,"over_credit":0.00963,"under_credit":0.077843,"validation_sha256":"21d1b4a2bc24db48660ce557a234f2ff90d3f93051c9d11190c8cabfe1cb72af"}
+# fidelity-summary: measured at 1.0% over-credit and 7.8% under-credit on 915 labelled memos (6405 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: b5af86cfc037505b02dd971bc17b39cd348845d9dc9fc116faffaafc38f43e6e
+# root-sha256: f9a6d243445822149e59393d5fb15779f1b6c908ea8f54bc1698ac3f08ad9330
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,8 +52,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 44ab4a77a75ed87ba2ab44beb12b118b2a1bffb223e099a2f97163be5fece130 lae.match._assertion_weights
-# module: de5cf881055c7f4263a5e3008c55600bd7e4b97a86bc3a8cdd0c72e441a60c29 lae.match.assertion
+# module: 626fc0fde1428d0dd5315458c7aa7534361e326787556531d30a7d1555c24540 lae.match._assertion_weights
+# module: ab631c52c8e75ed5c214364da97ce8ef921a402de018f1fef5b14abf2881dd24 lae.match.assertion
 # module: 4bcc4f456aad3b3ffaab8ef1b992b32e83632e29362c0438ec891d364e5f513f lae.match.cues
 # module: 5a63db526048eaf700d4b8847c8c105a577175c4b0962b113f94caa516c6098c lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: b7e138150f83de2adb8118d6c3b6da63682282d5f9619868e1fa174120288d1d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: da088d6905b4131d7a648d51781a429d590075306cc2b7739a693cdc8276c3e1 lae.match.segment
+# module: a1e424823db7c08646aa2fb00c05c3284f688a2da1fe260f571ce2b9070fa525 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":6160,"max_over_credit":0.02,"max_under_credit":0.1,"memos":880,"met":true,"over_credit":0.007318,"under_credit":0.086885,"validation_sha256":"f9159e6bc3e95844f5ec40400474624d74a7fdb5ff77887e86267adea32f4382"}
-# fidelity-summary: measured at 0.7% over-credit and 8.7% under-credit on 880 labelled memos (6160 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":6405,"max_over_credit":0.02,"max_under_credit":0.1,"memos":915,"met":true,"over_credit":0.00813,"under_credit":0.092179,"validation_sha256":"332dcc174f3e93598ddccd2bad6ce62edba56accf547de86f200ca7e3ac0528a"}
+# fidelity-summary: measured at 0.8% over-credit and 9.2% under-credit on 915 labelled memos (6405 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 99314763f68101c2bef64c6ec53988bb6a72ff9a8c8396c49cf2fb4cc2194844
+# root-sha256: 14d57cbf5e294d2e281f5ee057963ed36eb39a150bff7ad386351d82e90b60e0
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,8 +52,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 44ab4a77a75ed87ba2ab44beb12b118b2a1bffb223e099a2f97163be5fece130 lae.match._assertion_weights
-# module: de5cf881055c7f4263a5e3008c55600bd7e4b97a86bc3a8cdd0c72e441a60c29 lae.match.assertion
+# module: 626fc0fde1428d0dd5315458c7aa7534361e326787556531d30a7d1555c24540 lae.match._assertion_weights
+# module: ab631c52c8e75ed5c214364da97ce8ef921a402de018f1fef5b14abf2881dd24 lae.match.assertion
 # module: 4bcc4f456aad3b3ffaab8ef1b992b32e83632e29362c0438ec891d364e5f513f lae.match.cues
 # module: 5a63db526048eaf700d4b8847c8c105a577175c4b0962b113f94caa516c6098c lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: b7e138150f83de2adb8118d6c3b6da63682282d5f9619868e1fa174120288d1d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: da088d6905b4131d7a648d51781a429d590075306cc2b7739a693cdc8276c3e1 lae.match.segment
+# module: a1e424823db7c08646aa2fb00c05c3284f688a2da1fe260f571ce2b9070fa525 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":6160,"max_over_credit":0.02,"max_under_credit":0.1,"memos":880,"met":true,"over_credit":0.007239,"under_credit":0.080928,"validation_sha256":"e264b5909864dfd8e76647fe7102a81ec0a5f71237d2b231fa61fd6f67f5ac7a"}
-# fidelity-summary: measured at 0.7% over-credit and 8.1% under-credit on 880 labelled memos (6160 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":6405,"max_over_credit":0.02,"max_under_credit":0.1,"memos":915,"met":true,"over_credit":0.006497,"under_credit":0.084469,"validation_sha256":"ce724990141be0a7fba2799401c9a8349ed4cc667646186ded5e93f24b75ffc6"}
+# fidelity-summary: measured at 0.6% over-credit and 8.4% under-credit on 915 labelled memos (6405 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

@@ -128,8 +128,16 @@ _CUES: dict[str, tuple[str, ...]] = {
                 r"corporations|acquirers|developers|providers|lenders|investors|practitioners|in-house teams)",
                 r"(?:a|an|any) (?:company|employer|business|board|seller|buyer|exporter|developer|provider|lender|"
                 r"corporation|issuer|fund|target|acquirer|client) (?:that|which|who|whose|with|in)"),
-    "example": (r"for example", r"for instance", r"e\.g\.", r"consider (?:a|an|the case)", r"take (?:a|an|the case)",
-                r"illustrat\S*", r"hypothetical\S*", r"composite", r"exercises?", r"scenarios?", r"in one (?:recent )?(?:deal|matter|case|transaction)",
+    # "Consider a company that ...", "a tabletop exercise", "Scenario 2": not "consider a waiver", "exercise the
+    # option" or "in that scenario", which advise on this matter.
+    "example": (r"for example", r"for instance", r"e\.g\.", r"(?:consider|take) (?:the case of|(?:a|an) (?:hypothetical "
+                r"|typical |simple |small |large )?(?:company|employer|business|board|client|worker|employee|manager|director|"
+                r"seller|buyer|exporter|developer|provider|startup|firm|fund|target|acquirer|lender|issuer|retailer|situation|"
+                r"case|scenario) (?:that|which|who|whose|with|where|in which))",
+                r"illustrat\S*", r"hypothetical\S*", r"composite",
+                r"(?:this|tabletop|table-top|practice|training|classroom|group|following|hypothetical) exercises?",
+                r"exercises?(?=:| \d)", r"(?:hypothetical|illustrative|example|sample|practice|training|fact|following) "
+                r"scenarios?", r"scenarios?(?=:| \d)", r"in one (?:recent )?(?:deal|matter|case|transaction)",
                 r"(?:a|one) (?:recent )?(?:example|case study)"),
     # A calendar or checklist of recurring diligence: when to look, not what is wrong.
     "routine": (r"annual(?:ly)?", r"quarterly", r"monthly", r"weekly", r"(?:each|every|per) (?:year|quarter|month)",
@@ -141,7 +149,9 @@ _CUES: dict[str, tuple[str, ...]] = {
                   r"update|refresh|ensure|re-?screen|re-?certify|test|sample|obtain|collect|calendar|diari[sz]e|"
                   r"schedule|plan|prepare|circulate|remind)",),
     # Teaching the field: training notes and workshops use the client's facts as material.
-    "teaching": (r"teach(?:es|ing)?", r"explain(?:s|ing)?", r"introduce", r"slides?", r"training", r"workshops?",
+    "teaching": (r"teach(?:es|ing)?", r"explain(?:s|ing)?", r"introduce", r"slides?", r"workshops?",
+                 # a training session, not a model's training run or the training the memo recommends
+                 r"training (?:sessions?|modules?|courses?|decks?|materials?|workshops?|exercises?)",
                  r"participants?", r"audience", r"the room", r"presenters?", r"speaker notes?", r"takeaways?",
                  r"learning (?:objectives?|points?)", r"quiz(?:zes)?", r"discussion (?:prompts?|questions?|points?)",
                  r"(?:ask|remind) (?:the group|the room|everyone|participants|managers|attendees)",

@@ -63,6 +63,10 @@ _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(
                          # an index of the documents (a data-room index, a document register) describes them
                          r"index of (?:documents|contents)|(?:data[- ]room|vdr|document|documents|production) "
                          r"(?:index|register|log))\b")
+# ... but a glossary of issues ("A-to-Z Issues Glossary", "Glossary of Export and Deal Issues") is a list of
+# issues, each entry a point about this matter, not a list of defined terms.
+_ISSUE_GLOSSARY = regex.compile(r"\b(?:issues?|risks?|concerns?|problems?|red flags?) glossary\b"
+                                r"|\bglossary of (?:[\w-]+,? ){0,5}?(?:issues|risks|concerns|problems|red flags)\b")
 # A heading that names only the record ("The file", "What the documents say", "The documents (as numbered
 # in the data room)") heads a description of it; "What the file shows" heads findings.
 _RECORD_TITLE = regex.compile(r"(?:(?:part|section) [\w.]+[.:]? |\d+[.)] )?(?:what )?(?:the|this) (?:file|record|documents?|"
@@ -199,7 +203,7 @@ def _line_kind(text: str, start: int, end: int) -> tuple[BlockKind, int, int]:
 def _section_kind(title: str) -> SectionKind:
     if _DECLINED.search(title):
         return "declined"
-    if _RECITAL.search(title) or _RECORD_TITLE.fullmatch(title.strip(" *#:-")):
+    if (_RECITAL.search(title) and not _ISSUE_GLOSSARY.search(title)) or _RECORD_TITLE.fullmatch(title.strip(" *#:-")):
         return "recital"
     if _RECOMMEND.search(title):
         return "recommendations"

@@ -206,6 +206,19 @@ def test_general_actors_examples_and_alert_hedges_are_features():
     assert drill["m_example"] >= 1.0 and drill["d_example"] > 0  # training material sets the client up as a drill
 
 
+@pytest.mark.parametrize("sentence", [
+    "The board should consider a waiver before June 30, 2025, or exercise the renewal option now.",
+    "Take a firm line with the landlord: in that scenario the renewal option lapses on June 30, 2025.",
+    "The customer's model training run on the cluster is not covered by the Section 9.1 licence.",
+    "We recommend manager training on notice clauses once the renewal notice is served.",
+])
+def test_advice_in_example_or_teaching_words_is_not_an_example_or_a_lesson(sentence):
+    # "consider a waiver", "exercise the option", "that scenario", a model's training run and the training the
+    # memo recommends advise on this matter; they do not set it up as an example or teach the field
+    f = feats(sentence)
+    assert f["m_example"] == 0 and f["m_teaching"] == 0, sentence
+
+
 def _load_trainer():
     sys.path.insert(0, str(TRAIN.parent))
     try:

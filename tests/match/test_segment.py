@@ -109,6 +109,17 @@ def test_an_index_of_the_documents_describes_them(title, kind):
 
 
 @pytest.mark.parametrize("title,kind", [
+    ("Glossary", "recital"), ("Glossary of defined terms", "recital"), ("Definitions and glossary", "recital"),
+    ("A-to-Z Issues Glossary: Harbor lease", "analysis"), ("Harbor: A-to-Z Glossary of Lease and Tenancy Issues", "analysis"),
+    ("Risks glossary", "analysis"),
+])
+def test_a_glossary_of_issues_is_not_a_glossary_of_terms(title, kind):
+    # each entry of an issues glossary is a point about this matter, not a defined term
+    seg = segment(f"# {title}\n\n- **Renewal** - the renewal notice is arguably late and must be served by Friday.")
+    assert seg.blocks[-1].section == kind
+
+
+@pytest.mark.parametrize("title,kind", [
     ("The file", "recital"), ("What the documents say", "recital"), ("The documents (numbered as in the data room)",
                                                                       "recital"),
     ("Part 2. The record", "recital"),
