@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 14d57cbf5e294d2e281f5ee057963ed36eb39a150bff7ad386351d82e90b60e0
+# root-sha256: 22d171eda024f9a021ea0e2cf11af048712322d5652f94e2342088c349afdaaf
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,9 +52,9 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 626fc0fde1428d0dd5315458c7aa7534361e326787556531d30a7d1555c24540 lae.match._assertion_weights
+# module: 61a784963925b0453d53f6413b651c94a6ce726bdb1bfd23152f76b4444597d9 lae.match._assertion_weights
 # module: ab631c52c8e75ed5c214364da97ce8ef921a402de018f1fef5b14abf2881dd24 lae.match.assertion
-# module: 4bcc4f456aad3b3ffaab8ef1b992b32e83632e29362c0438ec891d364e5f513f lae.match.cues
+# module: 92c2868a87df15846f932413852498c5f8085bf26e22ff435286026ec493f68c lae.match.cues
 # module: 5a63db526048eaf700d4b8847c8c105a577175c4b0962b113f94caa516c6098c lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":6405,"max_over_credit":0.02,"max_under_credit":0.1,"memos":915,"met":true,"over_credit":0.006497,"under_credit":0.084469,"validation_sha256":"ce724990141be0a7fba2799401c9a8349ed4cc667646186ded5e93f24b75ffc6"}
-# fidelity-summary: measured at 0.6% over-credit and 8.4% under-credit on 915 labelled memos (6405 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":6650,"max_over_credit":0.02,"max_under_credit":0.1,"memos":950,"met":true,"over_credit":0.008256,"under_credit":0.09279,"validation_sha256":"2eaf2d2b5879408027f2ba8aa91c39db88c21d6cc6a7a6de75079a57ee3c740e"}
+# fidelity-summary: measured at 0.8% over-credit and 9.3% under-credit on 950 labelled memos (6650 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

@@ -272,7 +272,8 @@ RATING_CELL = r"^\W*(?P<level>crit|hi|h|red|med|m|amber|lo|l|green|[1-5])(?:\s*/
 # A compliance matrix: a column that says whether each row's requirement is met ("Status", "Compliant?",
 # "Met?", "Assessment", "RAG status"). A cell opening with a failing value ("Not met", "Partly met",
 # "Non-compliant", "Fail", "No", "Gap", "\u2717") says the row's point is a problem, as a rating does; a cell
-# holding only a passing value ("Met", "Compliant", "Pass", "Yes", "\u2713") says it is not.
+# holding only a passing value ("Met", "Compliant", "Pass", "Yes", "\u2713"; a closing one, "Closed", "Resolved",
+# "Cleared", "Not applicable", "N/A", "No issue", "In order") says it is not.
 STATUS_COLUMN = (r"^\W*(?:(?:compliance|current|rag|overall) )?(?:status|complian(?:t|ce)|compl(?:ies|y)|met|meets?"
                  r"(?: (?:the )?(?:requirement|standard|test))?|pass(?:\s*/\s*fail)?|result|assessment|outcome|"
                  r"conform(?:s|ity|ance)?|satisfied|ok|verdict|gap)\W*$")
@@ -282,7 +283,8 @@ _STATUS_FAILS = (r"not (?:yet )?(?:met|compliant|satisfied|ok|okay|in place|done
                  r"gap(?![\W_]*(?:none|nil|n/?a)\b)|missing|deficient|breach(?:ed)?|at risk|[\u2717\u2718\u274c\u2715]")
 STATUS_FAIL = r"^[\W_]*(?P<status>" + _STATUS_FAILS + r")(?![\p{L}\p{N}])"
 STATUS_PASS = (r"^[\W_]*(?:met|compliant|complies|conforms?|pass(?:es|ed)?|yes|ok|okay|satisfied|in place|"
-               r"achieved|[\u2713\u2714\u2705])(?:[\W_]*$|\s*[-\u2013\u2014:(])")
+               r"achieved|closed|resolved|cleared|not applicable|n/?a|no issues?|not an issue|no concerns?|in order|"
+               r"no action(?: (?:needed|required))?|[\u2713\u2714\u2705])(?:[\W_]*$|\s*[-\u2013\u2014:(])")
 # A triage column asks of each row whether its point deserves attention ("Worth a look?", "Escalate?",
 # "Action needed?", "Concern?", "Real issue?"): a negative answer ("No", "Probably not", "Unlikely") sets the
 # row's point aside as a passing status does; "Yes" or "Maybe" adds nothing to what the row itself says.
