@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: e65d004e8910c801b7f552e0f37ecab90e25aad8cec7f397230e2c2d569297df
+# root-sha256: b900b29b13b272ff5d89af0b7eb85d5436543fbe307f7d570cce946a2d6ac22a
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 61a784963925b0453d53f6413b651c94a6ce726bdb1bfd23152f76b4444597d9 lae.match._assertion_weights
 # module: ab631c52c8e75ed5c214364da97ce8ef921a402de018f1fef5b14abf2881dd24 lae.match.assertion
 # module: 92c2868a87df15846f932413852498c5f8085bf26e22ff435286026ec493f68c lae.match.cues
-# module: 5a63db526048eaf700d4b8847c8c105a577175c4b0962b113f94caa516c6098c lae.match.engine
+# module: 7c92b6e76a9154b96a721d84b64271410323af34bbbe0ae80bb0be019dea3cd1 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking

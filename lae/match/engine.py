@@ -387,18 +387,19 @@ def _sets_aside_other(text: str, subject: frozenset[str], unit, cue_at: int, cue
              if len(w) > 2 and w not in FUNCTION_WORDS and w not in _DISMISSAL_ANAPHORA]
     if words:
         return any(w[:5] not in subject for w in words)
-    after = [w for w in _extraposed_words(text, cue_end, unit.end) if w not in _DISMISSAL_ANAPHORA]
+    after = _extraposed_words(text, cue_end, unit.end)
     return bool(after) and not any(w[:5] in subject for w in after)  # a clause that names the subject is about it
 
 
 def _extraposed_words(text: str, cue_end: int, end: int) -> list[str]:
-    """The content words of the clause a relevance cue introduces ("It is irrelevant that X", "it
-    makes no difference whether X"): what the cue sets aside when nothing stands before it."""
+    """The content words, anaphora and generic nouns aside, of the clause a relevance cue introduces
+    ("It is irrelevant that X", "it makes no difference whether X"): what the cue sets aside when
+    nothing stands before it."""
     m = _EXTRAPOSED.match(text, cue_end, end)
     if m is None:
         return []
     stop = _CLAUSE_STOP.search(text, m.end(), end)
-    return _content_words(text[m.end():stop.start() if stop else end])
+    return [w for w in _content_words(text[m.end():stop.start() if stop else end]) if w not in _DISMISSAL_ANAPHORA]
 
 
 def _asserted_beside(scan: _Scan, m: _Matches, unit, cue_at: int, cue_end: int) -> bool:
@@ -480,16 +481,17 @@ def _vocabulary(f: FindingSpec) -> frozenset[str]:
     return _stems((*f.subject, *f.problem, *f.citations, *f.dismissals))
 
 
-def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str], cue_end: int = -1,
-                          end: int = -1) -> bool:
+def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozenset[str], cue_end: int,
+                          end: int) -> bool:
     """A dismissal is not of a finding when its clause is about some other thing ("Ownership of
     the subsidiary is irrelevant", "...; Memorial Day is irrelevant", "It is irrelevant that only
-    its own staff use them": the clause it introduces): the clause names content words, none of
-    which belong to the finding's phrases."""
+    its own staff use them": the clause it introduces; ``cue_end`` is -1 for a cue that is no words
+    of the unit, a declined section's): the clause names content words, none of which belong to
+    the finding's phrases."""
     words = [w for w in _content_words(text[clause_start(text, start, cue_at):cue_at])
              if w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
     if not words and cue_end >= 0:
-        words = [w for w in _extraposed_words(text, cue_end, end) if w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
+        words = [w for w in _extraposed_words(text, cue_end, end) if not w.isdigit()]
     return bool(words) and not any(w[:5] in vocabulary for w in words)
 
 
