@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: b900b29b13b272ff5d89af0b7eb85d5436543fbe307f7d570cce946a2d6ac22a
+# root-sha256: ff049b1ad21d8844ad412d61fb06ff346749c30430fa20be3b160c65b3561d22
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 61a784963925b0453d53f6413b651c94a6ce726bdb1bfd23152f76b4444597d9 lae.match._assertion_weights
-# module: ab631c52c8e75ed5c214364da97ce8ef921a402de018f1fef5b14abf2881dd24 lae.match.assertion
-# module: 92c2868a87df15846f932413852498c5f8085bf26e22ff435286026ec493f68c lae.match.cues
-# module: 7c92b6e76a9154b96a721d84b64271410323af34bbbe0ae80bb0be019dea3cd1 lae.match.engine
+# module: e2fb856b4d18d99feca0834c25b8718aa63a515122c428261df3491ed0566470 lae.match._assertion_weights
+# module: b51dc0047a2f54e744e839622577bc434c4933c6b6357e0195ba9ac8e76a8a5a lae.match.assertion
+# module: d98f9df5287c677a4844db03d6f3d7807ba8aa650b531d45a352568acc407ab4 lae.match.cues
+# module: 8f640753565b95485e8e3d99a03dedad202e0a85fb80e10dcb7f25a395ff0d03 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: b7e138150f83de2adb8118d6c3b6da63682282d5f9619868e1fa174120288d1d lae.match.polarity
+# module: 6d39afd93da1909ac0c53d8a91554be0348b327db9e92b542e9012044e52d8de lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: a1e424823db7c08646aa2fb00c05c3284f688a2da1fe260f571ce2b9070fa525 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":6650,"max_over_credit":0.02,"max_under_credit":0.1,"memos":950,"met":true,"over_credit":0.008858,"under_credit":0.099394,"validation_sha256":"99b0c03a02d02e3f33611d79557d954901e8308fabd2a72d50d36dc0a5a76207"}
-# fidelity-summary: measured at 0.9% over-credit and 9.9% under-credit on 950 labelled memos (6650 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":6895,"max_over_credit":0.02,"max_under_credit":0.1,"memos":985,"met":true,"over_credit":0.009592,"under_credit":0.089605,"validation_sha256":"b5700e9ef6ca4a894508968e0f9030c59453ac532d5a26ee9a55f27770df3a59"}
+# fidelity-summary: measured at 1.0% over-credit and 9.0% under-credit on 985 labelled memos (6895 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

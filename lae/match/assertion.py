@@ -31,7 +31,7 @@ from lae.match.normalize import TOKEN_RE
 from lae.match.polarity import dismissal_cue
 from lae.match.segment import Segmented
 
-__all__ = ["Candidate", "FEATURE_NAMES", "Node", "features", "applies", "raw_score", "probability", "contributions", "score",
+__all__ = ["Candidate", "FEATURE_NAMES", "problem_stems", "stems", "Node", "features", "applies", "raw_score", "probability", "contributions", "score",
            "explain", "veto_threshold",
            "compile_patterns"]
 
@@ -185,6 +185,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "form_row", "form_item", "form_heading", "crowd", "m_grounded",
     "rule_credit", "r_hedge", "r_reported", "r_abstract", "r_question", "r_list", "r_negated", "r_heading",
     "r_citation", "r_dismissed", "r_recital", "r_subject",
+    "u_problem_words", "d_problem_words",
 )
 
 # Why the rule rejected a soft candidate (its stance kind or soft rule) -> the reason feature it sets.
@@ -194,6 +195,36 @@ REASON_FEATURES: dict[str, str] = {
     "negated": "r_negated", "heading": "r_heading", "citation": "r_citation", "dismissed": "r_dismissed",
     "recital": "r_recital", "subject-only": "r_subject",
 }
+
+
+# The words of a finding's problem (its title and problem phrases, not its subject's names) that a
+# discussion shares, read by stem: a hurried note that names the subject and says what is wrong in
+# words of its own ("9 remote folks ... need letters") shares some with the key's problem even where
+# no problem phrase matches whole; a recital of the subject beside generic risk words shares few.
+_WORD = regex.compile(r"\p{L}{4,}")
+STEM = 5  # a word's first letters stand for it ("omitted", "omits"; "notice", "notices", "noticed")
+_FUNCTION_WORDS = frozenset(
+    "that this with from have been were their there which under should would could must into than more only does "
+    "over upon such they them will what when where also being after before other these those about each while "
+    "because whether shall".split())
+PROBLEM_WORDS_D = 6.0  # shared problem words that saturate the discussion feature
+PROBLEM_WORDS_U = 4.0  # ... and the unit feature
+
+
+def stems(text: str) -> frozenset[str]:
+    """The stems of ``text``'s words of four letters or more, function words aside."""
+    return frozenset(w[:STEM] for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS)
+
+
+def problem_stems(title: str, problem: Sequence[str], subject: Sequence[str]) -> frozenset[str]:
+    """The stems that say what is wrong in a finding: those of its title and problem phrases that
+    are not also its subject's (naming the subject is read elsewhere)."""
+    return stems(" ".join([title, *problem])) - stems(" ".join(subject))
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_stems(text: str) -> frozenset[str]:
+    return stems(text)
 
 
 @dataclass(frozen=True)
@@ -253,7 +284,7 @@ def _citation_like(term: str) -> bool:
     return any(ch.isdigit() or ch == "§" for ch in term) and all(w in _CITATION_WORDS for w in words)
 
 
-def _unit_features(seg: Segmented, c: Candidate) -> dict[str, float]:
+def _unit_features(seg: Segmented, c: Candidate, words: frozenset[str]) -> dict[str, float]:
     unit = seg.units[c.unit]
     text = seg.text[unit.start:unit.end]
     n = max(1, _tokens(text))
@@ -271,6 +302,7 @@ def _unit_features(seg: Segmented, c: Candidate) -> dict[str, float]:
         "u_citation_only": float(bool(problem) and all(_citation_like(h[3]) for h in problem)),
         "u_enumeration": min(1.0, len(_ENUMERATION.findall(text)) / 6.0),
         "u_verdict": float(not problem and any(h[2] == "cue" for h in c.hits)),
+        "u_problem_words": min(1.0, len(words & _text_stems(text)) / PROBLEM_WORDS_U),
     }
 
 
@@ -334,13 +366,17 @@ def _count_all(kind: str, text: str) -> int:
     return _found(kind, text)
 
 
-def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int, grounded: float = 0.0) -> dict[str, float]:
+def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int, grounded: float = 0.0,
+             problem: frozenset[str] = frozenset()) -> dict[str, float]:
     """The feature vector of one finding's credit (``crowd``: how many other findings had a
     credit candidate in the same blocks; ``grounded``: the share of the memo's units that name a
-    subject of the matter: advice is about the client, a memo about the field mostly is not). Unit features are the mean over the candidates."""
-    units = [_unit_features(seg, c) for c in candidates]
+    subject of the matter: advice is about the client, a memo about the field mostly is not;
+    ``problem``: the finding's :func:`problem_stems`). Unit features are the mean over the candidates."""
+    units = [_unit_features(seg, c, problem) for c in candidates]
     out = {k: sum(u[k] for u in units) / len(units) for k in units[0]}
     out.update(_discussion_features(seg, [c.block for c in candidates]))
+    shared = problem & _text_stems(_discussion_text(seg, [c.block for c in candidates]))
+    out["d_problem_words"] = min(1.0, len(shared) / PROBLEM_WORDS_D)
     out.update(_memo_features(seg.text))
     kinds = [seg.blocks[c.block].kind for c in candidates]
     out["form_row"] = kinds.count("row") / len(kinds)
@@ -437,11 +473,12 @@ def applies(feats: dict[str, float]) -> bool:
     return in_scope(feats, pinned.VETO_SCOPE, pinned.RESCUE_REASONS)
 
 
-def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int, grounded: float = 0.0) -> AssertionScore:
+def score(seg: Segmented, candidates: Sequence[Candidate], crowd: int, grounded: float = 0.0,
+          problem: frozenset[str] = frozenset()) -> AssertionScore:
     """Features, probability and the decision: a rule credit is vetoed when it is judged and
     its probability falls below the pinned threshold for its discussion; soft candidates are
     rescued (credited) when theirs reaches the pinned rescue threshold."""
-    feats = features(seg, candidates, crowd, grounded)
+    feats = features(seg, candidates, crowd, grounded, problem)
     p = probability(feats)
     if all(c.reason for c in candidates):
         return AssertionScore(probability=round(p, 6), threshold=pinned.RESCUE_THRESHOLD, features=feats,

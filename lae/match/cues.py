@@ -5,7 +5,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 
 from __future__ import annotations
 
-__all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "HEDGES", "HYPOTHETICAL",
+__all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "FORBIDDEN_SPEECH", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
@@ -176,6 +176,14 @@ GOVERNING_NEGATION: tuple[str, ...] = (
     r"contend|assert|argue|think|believe|conclude|mean|imply|accept|agree)",
     r"nor (?:does|do|did|is|are|was|were|would|can|could)", r"(?:is|was) not (?:the case|true|correct) that",
     r"it is (?:incorrect|wrong|mistaken|not true|not correct) (?:to say )?that",
+)
+# A speech act forbidden ("Do not state in anything we send that ...", "never suggest that ...", "avoid saying"):
+# what follows is a claim the memo tells the client not to make. Read for prohibited claims only: for a finding the
+# same advice raises it ("do not assert the exception in any filing": the exception fails).
+FORBIDDEN_SPEECH: tuple[str, ...] = (
+    r"(?:do not|don't|never|must not|should not|shall not|may not) (?:\S+ )?(?:state|say|suggest|claim|assert|imply|"
+    r"represent|write|concede|admit|describe|characteri[sz]e)(?![\p{L}])",
+    r"(?:avoid|refrain from) (?:stating|saying|suggesting|claiming|asserting|implying|representing|conceding|admitting)",
 )
 # Sentence-level: the point is a question, a possibility to look at, or left open.
 HEDGES: tuple[str, ...] = (

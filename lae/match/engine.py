@@ -29,7 +29,7 @@ from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
-                                stance, verdict_cue, answer_verdict, has_verdict_words)
+                                stance, verdict_cue, answer_verdict, has_verdict_words, speech_forbidden)
 from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
@@ -639,6 +639,8 @@ class _FindingJudge:
         self.soft: list[_Candidate] = []  # rejected for how it is said, subject and problem both present
         self.misses: dict[str, tuple[int, list[Hit], str, str | None]] = {}
         self.citations = {p.phrase for p in f.citations}
+        self.problem_stems = assertion_model.problem_stems(f.title, [p.phrase for p in (*f.problem, *f.citations)],
+                                                           [p.phrase for p in f.subject])
 
     def miss(self, status: str, u: int, hits: list[Hit], reason: str, assertion: str | None = None) -> None:
         self.misses.setdefault(status, (u, hits, reason, assertion))
@@ -957,7 +959,7 @@ def _crowd(judges: dict[str, _FindingJudge]) -> dict[str, int]:
 
 def _model_score(judge: _FindingJudge, candidates: list[_Candidate], crowd: int, grounded: float):
     return assertion_model.score(judge.scan.seg, [assertion_model.Candidate(x.unit, x.block, tuple(x.hits), x.reason)
-                                                  for x in candidates], crowd, grounded)
+                                                  for x in candidates], crowd, grounded, judge.problem_stems)
 
 
 def _credit(judge: _FindingJudge, candidates: list[_Candidate], model, reason: str) -> FindingOutcome:
@@ -1040,7 +1042,8 @@ def _claim(scan: _Scan, c: ClaimSpec) -> ClaimOutcome:
             if not st.asserts and st.kind != "keyword-list":
                 continue
             first, last = min(s for s, _e in spans), max(e for _s, e in spans)
-            if _phrase_negated(scan, p, u, spans) or correction_around(text, unit.start, first, last, unit.end):
+            if _phrase_negated(scan, p, u, spans) or correction_around(text, unit.start, first, last, unit.end) \
+                    or speech_forbidden(text, unit.start, first):
                 continue
             return ClaimOutcome(id=c.id, made=True,
                                 evidence=_evidence(scan, u, _hits("claim", [(p, spans)]), "prohibited claim asserted"))

@@ -19,13 +19,13 @@ from typing import Sequence
 import regex
 
 from lae.match.cues import (ADOPTION, ANSWER, ARROW, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
-                            DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FUNCTION_WORDS, GOVERNING_NEGATION,
+                            DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FORBIDDEN_SPEECH, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, IN_ORDER, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS,
                             QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, VERDICT)
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
 
-__all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "dismissal_cue", "dismissal_holds", "clause_start",
+__all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "speech_forbidden", "dismissal_cue", "dismissal_holds", "clause_start",
            "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "has_verdict_words", "answer_verdict", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
@@ -81,6 +81,7 @@ def _patterns() -> dict[str, regex.Pattern]:
         "negator": _alt(NEGATORS),
         "pseudo": _alt(PSEUDO_NEGATIONS),
         "governing": _alt(GOVERNING_NEGATION),
+        "forbidden_speech": _alt(FORBIDDEN_SPEECH),
         "hedge": _alt(HEDGES),
         "hypothetical": _alt(HYPOTHETICAL),
         "reported": _alt(REPORTED),
@@ -288,6 +289,15 @@ def governed_by_negation(text: str, unit_start: int, pos: int) -> str | None:
     "It is not the case that ..." denies the whole sentence)."""
     for m in _cues()["governing"].finditer(text, unit_start, pos):
         if len(TOKEN_RE.findall(text, unit_start, m.start())) <= 2 or _governs(text, m.end(), pos):
+            return m.group(0)
+    return None
+
+
+def speech_forbidden(text: str, unit_start: int, pos: int) -> str | None:
+    """A speech act the memo forbids, governing what follows ("Do not state in anything we send that
+    ...", "avoid saying"): a claim there is one the memo tells the client not to make."""
+    for m in _cues()["forbidden_speech"].finditer(text, unit_start, pos):
+        if _governs(text, m.end(), pos):
             return m.group(0)
     return None
 

@@ -15,7 +15,8 @@ import pytest
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
 from lae.match.assertion import (FEATURE_NAMES, _count, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies,
-                                 contributions, features, in_scope, probability, raw_score, veto_threshold)
+                                 contributions, features, in_scope, probability, problem_stems, raw_score,
+                                 veto_threshold)
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
 from lae.match.segment import segment
@@ -98,6 +99,23 @@ def test_citation_only_enumeration_and_subject_problem():
     assert said["u_citation_only"] == 0
     for cited in ("17 C.F.R. § 240.13e-100", "Item 1015", "Section 144(c)", "820 ILCS 90/5"):
         assert feats(f"The filing must follow {cited}.", problem=cited)["u_citation_only"] == 1, cited
+
+
+def test_a_discussion_sharing_the_problems_words_in_its_own_phrasing_is_a_feature():
+    stems = problem_stems("Remote employees based at Harlow Falls left off the notice",
+                          ["remote + omitted + notice", "home-base rule", "entitled + WARN notice"],
+                          ["nine remote", "remote employees", "Harlow Falls"])
+    # the subject's words and function words say nothing of what is wrong; word endings do not matter
+    assert {"notic", "omitt", "entit", "warn", "rule", "home"} <= stems and not stems & {"remot", "emplo", "harlo"}
+    text = "The 9 remote folks at Harlow Falls were omitted; they are entitled to WARN notices as well."
+    seg = segment(text, (), normalize(text))
+    shared = features(seg, [Candidate(0, seg.units[0].block, (), "subject-only")], 0, problem=stems)
+    assert shared["u_problem_words"] == 1.0 and shared["d_problem_words"] == round(4 / 6, 6)
+    recital = "The nine remote employees report to the Harlow Falls plant manager."
+    seg = segment(recital, (), normalize(recital))
+    bare = features(seg, [Candidate(0, seg.units[0].block, (), "subject-only")], 0, problem=stems)
+    assert bare["u_problem_words"] == 0 and bare["d_problem_words"] == 0
+    assert feats(text)["d_problem_words"] == 0  # a finding without problem words shares none
 
 
 KITCHEN_SINK = ("The renewal option deadline in Section 9.1 is June 30, 2025, and the lease was signed on March 3, "

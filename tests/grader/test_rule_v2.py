@@ -167,12 +167,25 @@ def test_a_triage_column_that_answers_no_sets_the_distractor_aside(spec, header,
     assert analyze_text(spec[0], row.format(header, "Yes")).distractors[0].flagged
     assert analyze_text(spec[0], row.format("Worth a look", answer)).distractors[0].flagged  # no question: no triage
 
+def _claim_made(spec, text: str) -> bool:
+    return analyze_text(spec[0], text).claims[0].made
+
+
 def test_claim_denied_is_not_made(spec):
     def made(text: str) -> bool:
-        return analyze_text(spec[0], text).claims[0].made
+        return _claim_made(spec, text)
     assert made("Operations is right that the renewal deadline is in the autumn.")
     assert not made("Nothing in the file suggests that the renewal deadline is in the autumn.")
     assert not made("We do not say that the renewal deadline is in the autumn.")
+
+
+def test_a_claim_the_memo_forbids_the_client_to_make_is_not_made(spec):
+    assert _claim_made(spec, "The renewal deadline is in the autumn, so there is time.")
+    assert not _claim_made(spec, "Do not state in anything we send that the renewal deadline is in the autumn; it is not.")
+    assert not _claim_made(spec, "Avoid suggesting to the landlord that the renewal deadline is in the autumn.")
+    assert not _claim_made(spec, "Never concede that the renewal deadline is in the autumn.")
+    # the forbidding governs its own clause only
+    assert _claim_made(spec, "Do not state that the notice went out; the renewal deadline is in the autumn.")
 
 
 def test_severity_label_and_remote_recommendation_count(spec):
