@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: e75888465a3383c3367d72c9394fbb54b957fe3bd92b1dabe7469fe57108b610
+# root-sha256: dd2a6d888399e86f61173ba63d856a337a24307213c106af0105dbee085e98a1
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: e2fb856b4d18d99feca0834c25b8718aa63a515122c428261df3491ed0566470 lae.match._assertion_weights
+# module: 54ab2f1cd9e36af245920168843ca58ff40c1e6d3eff29a3ee974cf8cfb04c93 lae.match._assertion_weights
 # module: b51dc0047a2f54e744e839622577bc434c4933c6b6357e0195ba9ac8e76a8a5a lae.match.assertion
-# module: d98f9df5287c677a4844db03d6f3d7807ba8aa650b531d45a352568acc407ab4 lae.match.cues
-# module: 8f640753565b95485e8e3d99a03dedad202e0a85fb80e10dcb7f25a395ff0d03 lae.match.engine
+# module: 9883208c8aa4370e96c661566aee818e470ec7fb68794097c2bc07db77cb8eec lae.match.cues
+# module: 1c6ef573b9ed67ac80f74eb355a97c8dfc25e3c675a62ba2ffc5325a1eb49f5c lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":6895,"max_over_credit":0.02,"max_under_credit":0.1,"memos":985,"met":true,"over_credit":0.00947,"under_credit":0.077985,"validation_sha256":"cbe6654b0a5c179b381eff4a0f1f36b9138d102b16707ff9d766588397ddc130"}
-# fidelity-summary: measured at 0.9% over-credit and 7.8% under-credit on 985 labelled memos (6895 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":7140,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1020,"met":true,"over_credit":0.008632,"under_credit":0.08767,"validation_sha256":"c0d9e3fe7990969bc34684d4dc31aed6ba6e6726eebae0764cf9eb7da80c5b3c"}
+# fidelity-summary: measured at 0.9% over-credit and 8.8% under-credit on 1020 labelled memos (7140 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "FORBIDDEN_SPEECH", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
-           "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
+           "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "ITEM_PASS_MARK", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
            "QUESTION_MODAL",
            "FUNCTION_WORDS", "severity_terms_for"]
@@ -293,6 +293,9 @@ STATUS_FAIL = r"^[\W_]*(?P<status>" + _STATUS_FAILS + r")(?![\p{L}\p{N}])"
 STATUS_PASS = (r"^[\W_]*(?:met|compliant|complies|conforms?|pass(?:es|ed)?|yes|ok|okay|satisfied|in place|"
                r"achieved|closed|resolved|cleared|not applicable|n/?a|no issues?|not an issue|no concerns?|in order|"
                r"no action(?: (?:needed|required))?|[\u2713\u2714\u2705])(?:[\W_]*$|\s*[-\u2013\u2014:(])")
+# A checklist item's leading pass mark ("[ok] LUMORA hit - false pos.", "[\u2713] notice served", "\u2713 ..."): its
+# point is in order, as a status column's "Met" says. "[x]" is not read: a ticked box means done as often as failed.
+ITEM_PASS_MARK = r"[\s*]*(?:\[\s*(?:ok|okay|pass(?:ed)?|fine|[\u2713\u2714\u2705])\s*\]|[\u2713\u2714\u2705])"
 # A triage column asks of each row whether its point deserves attention ("Worth a look?", "Escalate?",
 # "Action needed?", "Concern?", "Real issue?"): a negative answer ("No", "Probably not", "Unlikely") sets the
 # row's point aside as a passing status does; "Yes" or "Maybe" adds nothing to what the row itself says.

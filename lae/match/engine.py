@@ -22,7 +22,7 @@ import regex
 from lae.match import assertion as assertion_model
 from lae.match.cues import (FUNCTION_WORDS, IN_ORDER, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
                             RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, STATUS_COLUMN, STATUS_FAIL,
-                            STATUS_LABEL, STATUS_PASS, SEVERITY_LEVEL_WORDS, TRIAGE_COLUMN, TRIAGE_NO,
+                            STATUS_LABEL, STATUS_PASS, ITEM_PASS_MARK, SEVERITY_LEVEL_WORDS, TRIAGE_COLUMN, TRIAGE_NO,
                             SEVERITY_ORDER)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
@@ -417,15 +417,16 @@ def _asserted_beside(scan: _Scan, m: _Matches, unit, cue_at: int, cue_end: int) 
 
 def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matches],
                        out: dict[str, dict[int, str]]) -> None:
-    """A compliance-matrix row whose status column passes it ("Met", "Compliant") and which
-    neither rates its point nor marks it failing dismisses the findings it names."""
+    """A compliance-matrix row whose status column passes it ("Met", "Compliant"), or a checklist item
+    its pass mark clears ("[ok]"), and which neither rates its point nor marks it failing dismisses
+    the findings it names."""
     for u in seg.units:
         block = seg.blocks[u.block]
         passed = _passing_status(seg, block)
         if not passed or _rated_risk(seg, block):
             continue
         for fid in _named_in(spec, matches, u.index):
-            out[fid].setdefault(u.index, f"a row marked {passed!r}")
+            out[fid].setdefault(u.index, f"{'a row' if block.kind == 'row' else 'an item'} marked {passed!r}")
 
 
 def _named_in(spec: MatchSpec, matches: dict[str, _Matches], u: int) -> list[str]:
@@ -538,8 +539,11 @@ def _failing_status(seg: Segmented, block) -> str | None:
 
 def _passing_status(seg: Segmented, block) -> str | None:
     """The passing value ("Met", "Compliant", "\u2713") a table row's status column holds alone, or
-    the negative answer ("No", "Probably not") its triage column ("Worth a look?") gives, if any
-    (none for other blocks): its point is not a problem."""
+    the negative answer ("No", "Probably not") its triage column ("Worth a look?") gives, or the pass
+    mark a checklist item opens with ("[ok]"), if any (none for other blocks): its point is not a problem."""
+    if block.kind == "item":
+        m = _ITEM_PASS_MARK.match(seg.text, block.start, block.end)
+        return m.group(0).strip(" *") if m else None
     return next((cell for cell in _status_cells(seg, block) if _STATUS_PASS.match(cell)), None) or \
         next((cell for cell in _status_cells(seg, block, _TRIAGE_COLUMN) if _TRIAGE_NO.match(cell)), None)
 
@@ -599,6 +603,7 @@ _RATING_CELL = regex.compile(RATING_CELL)
 _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
 _STATUS_FAIL = regex.compile(STATUS_FAIL)
 _STATUS_PASS = regex.compile(STATUS_PASS)
+_ITEM_PASS_MARK = regex.compile(ITEM_PASS_MARK)
 _TRIAGE_COLUMN = regex.compile(TRIAGE_COLUMN)
 _TRIAGE_NO = regex.compile(TRIAGE_NO)
 _STATUS_LABEL = regex.compile(STATUS_LABEL)

@@ -448,6 +448,14 @@ def test_a_row_its_status_or_triage_column_passes_dismisses_the_problem_it_names
     assert f"a row marked '{passing.lower()}'" in str(out)
 
 
+@pytest.mark.parametrize("mark", ["[ok]", "[OK]", "[\u2713]", "\u2713", "**[ok]**"])
+def test_a_checklist_item_its_pass_mark_clears_dismisses_the_problem_it_names(spec, mark):
+    item = "- {} Indemnity - Section 11.3 is a broad-form indemnity\n- [?] parking - ask Dana"
+    assert "F2" in credited(spec, item.format("[X]"))  # a cross is read as nothing: done or failed
+    out = analyze_text(spec[0], item.format(mark)).finding("F2")
+    assert not out.credited and "an item marked" in str(out)
+
+
 def test_a_chat_reply_reads_with_the_message_it_answers(spec):
     # the reply says what is wrong; the message it answers names the subject (a chat export, name first)
     chat = ("Maya Okafor (16:08): did you look at the renewal option in section 9.1?\n\n"

@@ -1,4 +1,4 @@
-"""Check a batch-29 labels fragment: python check_labels29.py <pocket> <task-id>
+"""Check a batch labels fragment: [BATCH=29] [DRAFTS=/work/drafts<BATCH>] python check_labels29.py <pocket> <task-id>
 
 Reads /work/drafts27/<pocket>/<task-id>/labels27.yaml (the seven entries A27..G27 that go
 under `memos:` of the task's labels.yaml, indented two spaces) and the seven .md files next to
@@ -18,7 +18,7 @@ from compiler.load import load_key  # noqa: E402
 pocket, task = sys.argv[1], sys.argv[2]
 import os
 B = os.environ.get("BATCH", "29")
-folder = Path(os.environ.get("DRAFTS", "/work/drafts29")) / pocket / task
+folder = Path(os.environ.get("DRAFTS", f"/work/drafts{B}")) / pocket / task
 frag = (folder / f"labels{B}.yaml").read_text(encoding="utf-8")
 doc = f"schema_version: 1\npocket: {pocket}\ntask_id: {task}\nmemos:\n{frag}"
 problems = []
