@@ -18,7 +18,7 @@ against rule + layer, and the in-sample figures.
     python bench/train_assertion.py [--memos DIR ...] [--check [--sample TASK ...]]
 
 Training data (the default): the validation batches named in ``TRAIN_IDS`` (memo ids A–G,
-A2–G2, ..., A6–G6, A8–G8, ..., A28–G28, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
+A2–G2, ..., A6–G6, A8–G8, ..., A31–G31, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
 and ``../shared/fidelity``. A batch kept off main (a branch ``holdout-batch<n>``) is held out: it measures the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the key compiled in memory)
 
 from lae.canonical import canonical_bytes, parse_json_strict  # noqa: E402
-from lae.compiler.load import load_key  # noqa: E402
+from lae.compiler.load import load_key, load_pocket_config  # noqa: E402
 from lae.compiler.redteam import comma_list, must_not_variants, must_variants  # noqa: E402
 from lae.grader.deliverables import read_deliverable  # noqa: E402
 from lae.fsio import atomic_write  # noqa: E402
@@ -71,7 +71,7 @@ ROWS_FILE = ROOT / "bench" / "assertion_rows.jsonl"
 DEFAULT_MEMOS = (str(ROOT.parent / "shared" / "fidelity"),)
 FIXTURE_MEMOS = ROOT / "tests" / "fixtures" / "memos"
 GENERIC_MAX_CREDITS = 1  # a generic memo may credit at most one finding of its matter (tests/pockets)
-TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29"))  # batches 1-6, 8-29 and G7
+TRAIN_IDS = frozenset(k + b for k in "ABCDEFG" for b in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"))  # batches 1-6, 8-31 and G7
 OVER_TARGET, UNDER_TARGET = 0.02, 0.10  # the fidelity targets the thresholds are chosen against
 # The boosted trees' hyperparameters (fixed: chosen once on leave-one-matter-out figures, not per run).
 TREES, LEARNING_RATE, MAX_LEAVES, MIN_LEAF, L2 = 100, 0.1, 8, 20, 1.0
@@ -79,6 +79,10 @@ VALUE_DIGITS = 12  # leaf values and thresholds are written rounded: the module'
 # The over-credit a policy may show on leave-one-matter-out predictions: below the 2% target, with
 # room for matters the layer never saw. Within it, the policy that misses fewest raised findings.
 OVER_BUDGET = 0.015
+# How far inside each pocket's freeze thresholds (pocket.yaml) the chosen policy must keep the
+# training memos of that pocket's validation set, in sample: the freeze gate measures every memo
+# of the set (the few outside TRAIN_IDS too), so the estimate needs room (:func:`gate_holds`).
+GATE_MARGIN = 0.005
 THRESHOLDS = [round(0.02 * i, 2) for i in range(1, 50)]
 RESCUE_THRESHOLDS = [*(round(0.02 * i, 2) for i in range(15, 50)), 1.01]  # 1.01: never rescue
 # The policies on offer. Two more were measured and left out because the compiler refuses them:
@@ -408,36 +412,79 @@ def fixtures_hold(fx: Fixtures | None, policy: Policy) -> bool:
     return all(n <= GENERIC_MAX_CREDITS for n in credited.values())
 
 
-def _best_for(rows: list[Row], probs: dict[int, float], key: tuple[str, str], fx: Fixtures | None = None) -> Policy | None:
+@dataclass(frozen=True)
+class Gate:
+    """What ``lae freeze`` will measure, estimated on the training rows: per scope and rescue
+    set, the in-sample probabilities of the model fitted on every training row; each matter's
+    pocket; each pocket's thresholds (over, under) from its ``pocket.yaml``."""
+
+    rows: list[Row]
+    probs: dict[tuple[str, str], dict[int, float]]
+    pockets: dict[str, str]
+    limits: dict[str, tuple[float, float]]
+
+
+def pocket_tally(gate: Gate, policy: Policy) -> dict[str, dict[str, int]]:
+    """Per pocket, the policy's in-sample tally of the rows of that pocket's validation set (the
+    shared development set, ``fidelity/<kind>``, belongs to no pocket)."""
+    probs = gate.probs[policy.key]
+    by_pocket: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(gate.rows):
+        if "/" not in r.memo and r.matter in gate.pockets:
+            by_pocket[gate.pockets[r.matter]].append(i)
+    return {pocket: _sum(tally([gate.rows[i] for i in idx], {j: probs[i] for j, i in enumerate(idx) if i in probs}, policy))
+            for pocket, idx in sorted(by_pocket.items())}
+
+
+def gate_holds(gate: Gate | None, policy: Policy) -> bool:
+    """Every pocket's in-sample over- and under-credit at least ``GATE_MARGIN`` inside its
+    freeze thresholds: a policy the freeze gate would refuse is not on offer."""
+    if gate is None:
+        return True
+    for pocket, a in pocket_tally(gate, policy).items():
+        max_over, max_under = gate.limits[pocket]
+        if (a["over"] / max(1, a["neg"]) > max_over - GATE_MARGIN
+                or a["under"] / max(1, a["pos"]) > max_under - GATE_MARGIN):
+            return False
+    return True
+
+
+def _holds(fx: Fixtures | None, gate: Gate | None, policy: Policy) -> bool:
+    return fixtures_hold(fx, policy) and gate_holds(gate, policy)
+
+
+def _best_for(rows: list[Row], probs: dict[int, float], key: tuple[str, str], fx: Fixtures | None = None,
+              gate: Gate | None = None) -> Policy | None:
     """The thresholds of one scope and rescue set of least cost (:func:`_cost`; ties: the higher
-    thresholds) that keep the fixture memos (None: no thresholds do). The cost sums over rows and
-    each threshold decides its own rows (marked credits, soft candidates, the tiered scope's
-    unmarked credits), so the unmarked threshold comes last."""
+    thresholds) that keep the fixture memos and the freeze gate (None: no thresholds do). The cost
+    sums over rows and each threshold decides its own rows (marked credits, soft candidates, the
+    tiered scope's unmarked credits), so the unmarked threshold comes last."""
     ranked = sorted(((_cost(rows, probs, c), -c.rescue, -c.threshold), c) for c in
                     (Policy(*key, t, tr) for t in THRESHOLDS for tr in (RESCUE_THRESHOLDS if key[1] != "none" else [1.01])))
     for _score, policy in ranked:
         if key[0] != "tiered":
-            if fixtures_hold(fx, policy):
+            if _holds(fx, gate, policy):
                 return policy
             continue
         kept = [c for c in (dataclasses.replace(policy, unmarked=tu) for tu in [0.0, *THRESHOLDS] if tu <= policy.threshold)
-                if fixtures_hold(fx, c)]
+                if _holds(fx, gate, c)]
         if kept:
             return min(kept, key=lambda c: (_cost(rows, probs, c), -c.unmarked))
     return None
 
 
 def choose_policy(rows: list[Row], cv: dict[tuple[str, str], dict[int, float]], fx: Fixtures | None = None,
-                  per_key: dict[tuple[str, str], Policy | None] | None = None) -> Policy:
+                  per_key: dict[tuple[str, str], Policy | None] | None = None, gate: Gate | None = None) -> Policy:
     """The scope, rescue set and thresholds of least leave-one-matter-out cost that keep the
-    fixture memos (ties: the narrower scope and set: the rule's verdict is the default).
-    ``per_key``: each scope and rescue set's best thresholds, if already found."""
-    per_key = per_key if per_key is not None else {key: _best_for(rows, probs, key, fx) for key, probs in cv.items()}
+    fixture memos and the freeze gate (ties: the narrower scope and set: the rule's verdict is the
+    default). ``per_key``: each scope and rescue set's best thresholds, if already found."""
+    per_key = per_key if per_key is not None else {key: _best_for(rows, probs, key, fx, gate) for key, probs in cv.items()}
     best = [p for p in per_key.values() if p is not None]
     if not best:
-        raise SystemExit("no scope, rescue set and thresholds keep the fixture memos (tests/fixtures/memos): "
-                         "every strong memo fully credited, every generic memo at most "
-                         f"{GENERIC_MAX_CREDITS} credit; mend the features or the rule, then retrain")
+        raise SystemExit("no scope, rescue set and thresholds keep the fixture memos (tests/fixtures/memos) and the "
+                         "freeze gate: every strong memo fully credited, every generic memo at most "
+                         f"{GENERIC_MAX_CREDITS} credit, every pocket's validation set within its pocket.yaml "
+                         f"thresholds less {GATE_MARGIN}; mend the features or the rule, then retrain")
     return min(best, key=lambda p: (_cost(rows, cv[p.key], p), list(cv).index(p.key)))
 
 
@@ -554,17 +601,37 @@ def _importance(forest: Forest) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda t: (-t[1], t[0]))
 
 
-def _fixtures(rows: list[Row], keys: list[tuple[str, str]]) -> Fixtures:
+def _final_forests(rows: list[Row], keys: list[tuple[str, str]]) -> dict[tuple[str, str], Forest]:
+    """Per scope and rescue set, the model fitted on every training row it judges."""
+    forests = {}
+    for key in keys:
+        train = _train_rows(rows, key)
+        forests[key] = fit([r.features for r in train], [r.raised for r in train])
+    return forests
+
+
+def _in_sample(rows: list[Row], forests: dict[tuple[str, str], Forest]) -> dict[tuple[str, str], dict[int, float]]:
+    return {key: {i: predict(forest, r.features) for i, r in enumerate(rows) if r.judged(*key)}
+            for key, forest in forests.items()}
+
+
+def _fixtures(forests: dict[tuple[str, str], Forest]) -> Fixtures:
     """The fixture memos' rows and, per scope and rescue set, their probabilities under the
     model fitted on every training row that scope and set judge."""
     fixture_rows, _ms = collect([], Project.at(None), fixtures=True)
     fixture_rows += constraint_rows(Project.at(None))
-    probs: dict[tuple[str, str], dict[int, float]] = {}
-    for key in keys:
-        train = _train_rows(rows, key)
-        forest = fit([r.features for r in train], [r.raised for r in train])
-        probs[key] = {i: predict(forest, r.features) for i, r in enumerate(fixture_rows) if r.judged(*key)}
-    return Fixtures(fixture_rows, probs)
+    return Fixtures(fixture_rows, _in_sample(fixture_rows, forests))
+
+
+def _gate(rows: list[Row], forests: dict[tuple[str, str], Forest], project: Project) -> Gate:
+    """The training rows as the freeze gate will see them (:class:`Gate`)."""
+    pockets = {path.stem: path.parent.name for path in sorted(project.root.glob("keys_private/*/*.yaml"))
+               if path.name != "pocket.yaml"}
+    limits = {}
+    for pocket in sorted(set(pockets.values())):
+        f = load_pocket_config(project, pocket).fidelity
+        limits[pocket] = (f.max_over_credit, f.max_under_credit)
+    return Gate(rows, _in_sample(rows, forests), pockets, limits)
 
 
 def main() -> int:
@@ -589,26 +656,29 @@ def main() -> int:
           f"{sum(r.soft for r in rows)} soft candidates; analysis {ms:.0f} ms/memo")
     keys = [tuple(args.policy.split(","))] if args.policy else POLICIES
     cv = {key: lomo(rows, key) for key in keys}
-    fx = _fixtures(rows, keys)
-    per_key = {key: _best_for(rows, probs, key, fx) for key, probs in cv.items()}
-    policy = choose_policy(rows, cv, fx, per_key)
-    train = _train_rows(rows, policy.key)
-    w = fit([r.features for r in train], [r.raised for r in train])
+    forests = _final_forests(rows, keys)
+    fx, gate = _fixtures(forests), _gate(rows, forests, Project.at(None))
+    per_key = {key: _best_for(rows, probs, key, fx, gate) for key, probs in cv.items()}
+    policy = choose_policy(rows, cv, fx, per_key, gate)
+    w = forests[policy.key]
     text = module_text(w, policy, rows)
-    print("leave-one-matter-out, each scope and rescue set at its best thresholds that keep the fixture memos:")
+    print("leave-one-matter-out, each scope and rescue set at its best thresholds that keep the fixture memos and the freeze gate:")
     print("  scope   rescue  veto  unmarked  rescue   over  under  macro F1")
     for key, probs in cv.items():
         best = per_key[key]
         if best is None:
-            print(f"  {key[0]:7} {key[1]:6} no thresholds keep the fixture memos")
+            print(f"  {key[0]:7} {key[1]:6} no thresholds keep the fixture memos and the freeze gate")
             continue
         a = _sum(tally(rows, probs, best))
         print(f"  {key[0]:7} {key[1]:6} {best.threshold:5} {best.unmarked:8} {best.rescue:5}  {a['over'] / max(1, a['neg']):6.1%} "
               f"{a['under'] / max(1, a['pos']):6.1%}  {macro_f1(a):.3f}")
     report("rule alone", rows, cv[policy.key], None)
     report(f"rule + layer, leave-one-matter-out ({policy})", rows, cv[policy.key], policy)
-    full = {i: predict(w, r.features) for i, r in enumerate(rows) if r.judged(*policy.key)}
+    full = gate.probs[policy.key]
     report("rule + layer, in-sample (all training memos)", rows, full, policy)
+    print("  in sample per pocket (the freeze gate's estimate):")
+    for pocket, a in pocket_tally(gate, policy).items():
+        print(f"    {pocket:22} over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}")
     print(f"trees: {len(w.trees)}, baseline {w.baseline:+.3f}; splits per feature:")
     for name, n in _importance(w):
         print(f"  {name:26} {n}")

@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: dd2a6d888399e86f61173ba63d856a337a24307213c106af0105dbee085e98a1
+# root-sha256: 4ae4ced21dc60ea923b54eae4738dee52fc14192a4a7385f517860f473e4f8f4
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 54ab2f1cd9e36af245920168843ca58ff40c1e6d3eff29a3ee974cf8cfb04c93 lae.match._assertion_weights
-# module: b51dc0047a2f54e744e839622577bc434c4933c6b6357e0195ba9ac8e76a8a5a lae.match.assertion
-# module: 9883208c8aa4370e96c661566aee818e470ec7fb68794097c2bc07db77cb8eec lae.match.cues
-# module: 1c6ef573b9ed67ac80f74eb355a97c8dfc25e3c675a62ba2ffc5325a1eb49f5c lae.match.engine
+# module: 1ed2cdf5ec9b5d7339b5a1a40f1e3b313331e35e31f113c4dd7e6d0c41ab557d lae.match._assertion_weights
+# module: eff6030c8c25c3c6c2107e12f85372520533a3ce347523bc87c7d5b0392bdc5a lae.match.assertion
+# module: bdb57c9df346a324900dabde4e1e57234f7ec2876a3388331ce908cb8e0d2b44 lae.match.cues
+# module: c98d03bf79855959df89404f62a8de3f53871e52af4f12ff00bc53ba727195b8 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 6d39afd93da1909ac0c53d8a91554be0348b327db9e92b542e9012044e52d8de lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: a1e424823db7c08646aa2fb00c05c3284f688a2da1fe260f571ce2b9070fa525 lae.match.segment
+# module: c0482682f3f45f775001c5c4df8055ad0f1a7d4fa95cd531a0a2b6bffabf10e2 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":7140,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1020,"met":true,"over_credit":0.008632,"under_credit":0.08767,"validation_sha256":"c0d9e3fe7990969bc34684d4dc31aed6ba6e6726eebae0764cf9eb7da80c5b3c"}
-# fidelity-summary: measured at 0.9% over-credit and 8.8% under-credit on 1020 labelled memos (7140 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":7385,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1055,"met":true,"over_credit":0.010195,"under_credit":0.086372,"validation_sha256":"ea262f66da422346ea711920004a90e643f7b7a2c566a08c6b6ddc5306341708"}
+# fidelity-summary: measured at 1.0% over-credit and 8.6% under-credit on 1055 labelled memos (7385 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

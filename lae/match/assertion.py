@@ -216,9 +216,11 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(w[:STEM] for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS)
 
 
-def problem_stems(title: str, problem: Sequence[str], subject: Sequence[str]) -> frozenset[str]:
+@functools.lru_cache(maxsize=1024)
+def problem_stems(title: str, problem: tuple[str, ...], subject: tuple[str, ...]) -> frozenset[str]:
     """The stems that say what is wrong in a finding: those of its title and problem phrases that
-    are not also its subject's (naming the subject is read elsewhere)."""
+    are not also its subject's (naming the subject is read elsewhere). Cached: a finding's are the
+    same for every memo."""
     return stems(" ".join([title, *problem])) - stems(" ".join(subject))
 
 
@@ -242,7 +244,8 @@ class Candidate:
 def _patterns() -> dict[str, regex.Pattern]:
     out = {k: regex.compile(_B + "(?:" + "|".join(v) + ")" + _E) for k, v in _CUES.items()}
     out["severity"] = regex.compile("|".join(f"(?:{p})" for p in SEVERITY_LABELS), regex.MULTILINE)
-    out["question"] = regex.compile(r"\?(?![?!]*\s*" + ARROW + ")")  # not "NLR?? -> EEI wrong": a note's aside
+    # a question asked: not a note's "??" or "?!" of disbelief ("NLR?? no."), nor its aside before an arrow
+    out["question"] = regex.compile(r"(?<![?!])\?(?![?!])(?!\s*" + ARROW + ")")
     return out
 
 
@@ -312,8 +315,8 @@ def _discussion_text(seg: Segmented, blocks: Sequence[int]) -> str:
     return "\n".join(seg.text[seg.blocks[b].start:seg.blocks[b].end] for b in chosen)
 
 
-def _discussion_features(seg: Segmented, blocks: Sequence[int]) -> dict[str, float]:
-    text = _discussion_text(seg, blocks)
+def _discussion_features(text: str) -> dict[str, float]:
+    """The register of one discussion's text (:func:`_discussion_text`)."""
     sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
                                                     "remedy", "recital", "advice", "report", "question", "general",
@@ -374,8 +377,9 @@ def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int, ground
     ``problem``: the finding's :func:`problem_stems`). Unit features are the mean over the candidates."""
     units = [_unit_features(seg, c, problem) for c in candidates]
     out = {k: sum(u[k] for u in units) / len(units) for k in units[0]}
-    out.update(_discussion_features(seg, [c.block for c in candidates]))
-    shared = problem & _text_stems(_discussion_text(seg, [c.block for c in candidates]))
+    discussion = _discussion_text(seg, [c.block for c in candidates])
+    out.update(_discussion_features(discussion))
+    shared = problem & _text_stems(discussion)
     out["d_problem_words"] = min(1.0, len(shared) / PROBLEM_WORDS_D)
     out.update(_memo_features(seg.text))
     kinds = [seg.blocks[c.block].kind for c in candidates]

@@ -364,7 +364,7 @@ VERDICT: tuple[str, ...] = (
     r"(?:is|'s|are|'re|was|were) (?:already |now |badly )?(?:late|overdue|untimely)", r"in (?:real |serious |big )?trouble",
     r"(?:is|'s|are|'re) (?:\S+ )?short", r"(?:falls?|fell|comes?|came) (?:\S+ )?short", r"short by", r"(?:never|not) ok(?:ay)?",
     r"more than (?:\S+ ){0,3}(?:allows?|permits?|allowed|permitted)",
-    r"what (?:\S+ ){0,4}(?:forbids|prohibits|bars|outlaws)", r"(?:has|have|needs?) to go(?=\s*(?:[.,;:!?)]|$|back\b|away\b|now\b))",
+    r"what (?:\S+ ){0,4}(?:forbids|prohibits|bars|outlaws)", r"(?:has|have|needs?) to go(?=\s*(?:[.,;:!?)]|$|back\b|away\b|now\b|too\b|as well\b))",
     r"none of (?:that|this|it|those|these) (?:works|holds|is valid|is enough|survives)",
     r"too (?:late|short|low|broad|narrow|vague|early)", r"falls? short", r"short of",
     r"(?:below|under) the (?:\S+ )?(?:floor|threshold|minimum)",

@@ -426,7 +426,7 @@ def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matc
         if not passed or _rated_risk(seg, block):
             continue
         for fid in _named_in(spec, matches, u.index):
-            out[fid].setdefault(u.index, f"{'a row' if block.kind == 'row' else 'an item'} marked {passed!r}")
+            out[fid].setdefault(u.index, f"{_form_noun(block)} marked {passed!r}")
 
 
 def _named_in(spec: MatchSpec, matches: dict[str, _Matches], u: int) -> list[str]:
@@ -496,10 +496,15 @@ def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozen
     return bool(words) and not any(w[:5] in vocabulary for w in words)
 
 
+def _form_noun(block) -> str:
+    """How a reason names a rated or marked block: "a row" of a table, else "an item" of a list."""
+    return "a row" if block.kind == "row" else "an item"
+
+
 def _rating_verdict(seg: Segmented, block, unit) -> tuple[int, int, str] | None:
     """A table row or list item that rates its point medium or above, or marks it as failing its
     requirement ("Not met", "Status: partly met"), says it is a risk: it is the verdict."""
-    what = "a row" if block.kind == "row" else "an item"
+    what = _form_noun(block)
     level = _risk_level(seg, block)
     if level:
         return unit.start, unit.end, f"{what} rated {level}"
@@ -644,8 +649,8 @@ class _FindingJudge:
         self.soft: list[_Candidate] = []  # rejected for how it is said, subject and problem both present
         self.misses: dict[str, tuple[int, list[Hit], str, str | None]] = {}
         self.citations = {p.phrase for p in f.citations}
-        self.problem_stems = assertion_model.problem_stems(f.title, [p.phrase for p in (*f.problem, *f.citations)],
-                                                           [p.phrase for p in f.subject])
+        self.problem_stems = assertion_model.problem_stems(f.title, tuple(p.phrase for p in (*f.problem, *f.citations)),
+                                                           tuple(p.phrase for p in f.subject))
 
     def miss(self, status: str, u: int, hits: list[Hit], reason: str, assertion: str | None = None) -> None:
         self.misses.setdefault(status, (u, hits, reason, assertion))

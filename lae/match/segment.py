@@ -437,7 +437,8 @@ def _turns(blocks: Sequence[Block], speakers: dict[int, str]) -> dict[int, tuple
     return out
 
 
-_FIELD_LABEL = regex.compile(r"\W*(\p{L}[\p{L} /&'()-]{0,28}?)\W*:")
+# a field's label: words, or an agent's snake_case key ("source_docs", "risk_level")
+_FIELD_LABEL = regex.compile(r"\W*(\p{L}[\p{L}_ /&'()-]{0,28}?)\W*:")
 RECORD_MIN_FIELDS = 3  # a run of this many labelled lines is a record when its labels recur elsewhere
 
 

@@ -103,8 +103,8 @@ def test_citation_only_enumeration_and_subject_problem():
 
 def test_a_discussion_sharing_the_problems_words_in_its_own_phrasing_is_a_feature():
     stems = problem_stems("Remote employees based at Harlow Falls left off the notice",
-                          ["remote + omitted + notice", "home-base rule", "entitled + WARN notice"],
-                          ["nine remote", "remote employees", "Harlow Falls"])
+                          ("remote + omitted + notice", "home-base rule", "entitled + WARN notice"),
+                          ("nine remote", "remote employees", "Harlow Falls"))
     # the subject's words and function words say nothing of what is wrong; word endings do not matter
     assert {"notic", "omitt", "entit", "warn", "rule", "home"} <= stems and not stems & {"remot", "emplo", "harlo"}
     text = "The 9 remote folks at Harlow Falls were omitted; they are entitled to WARN notices as well."
@@ -347,6 +347,14 @@ def test_a_notes_surprised_aside_before_an_arrow_is_not_counted_as_a_question():
     assert _count("question", "is the release void? we do not know.") == 1
 
 
+def test_a_notes_doubled_question_mark_is_disbelief_not_a_question():
+    """A margin note's "??" or "?!" says the writer does not believe what the file says ("NLR??
+    no."): the register counts questions asked, so it counts neither, nor the marks one by one."""
+    assert _count("question", "4a090.a to uae mar 2024, nlr?? no. d:4 needed a licence.") == 0
+    assert _count("question", "48 hrs?! il needs 14 days.") == 0
+    assert _count("question", "who signed off? and when?") == 2
+
+
 def test_a_sentence_naming_the_subject_without_problem_words_is_a_soft_candidate_for_the_model(spec):
     """"Operations is treating the renewal option as an autumn item." names F1's subject, asserts,
     and holds none of its problem phrases: the rule never credits it; the model judges it as a
@@ -379,6 +387,30 @@ def test_a_policy_must_keep_the_fixture_memos():
     assert not tr.fixtures_hold(fx, tr.Policy(*key, 0.9, 1.01, 0.1))  # generic: two credits
     assert not tr.fixtures_hold(fx, tr.Policy(*key, 0.9, 1.01, 0.85))  # strong loses F2 (0.8)
     assert tr.fixtures_hold(None, tr.Policy(*key, 0.9, 1.01, 0.1))
+
+
+def test_a_policy_must_keep_each_pocket_inside_its_freeze_gate():
+    """Thresholds whose in-sample figures put a pocket's validation set past its pocket.yaml
+    thresholds (less the margin) are never chosen, however well they do leave-one-matter-out:
+    the freeze gate would refuse the release. The shared development set belongs to no pocket."""
+    tr = _load_trainer()
+    vec = tuple({**dict.fromkeys(FEATURE_NAMES, 0.0), "rule_credit": 1.0}[k] for k in FEATURE_NAMES)
+    rows = [tr.Row("m1", "A", f"F{i}", True, True, vec, "A1") for i in range(10)]
+    rows += [tr.Row("m1", "D", f"F{i}", False, True, vec, "D1") for i in range(10)]
+    rows += [tr.Row("m1", "A", "F0", True, True, vec, "fidelity/A")]  # vetoed everywhere: no pocket's
+    key = ("tiered", "none")
+    lomo = {**{i: 0.3 for i in range(10)}, **{i: 0.35 for i in range(10, 20)}, 20: 0.0}
+    gate = tr.Gate(rows, {key: {**{i: 0.3 for i in range(10)}, **{i: 0.1 for i in range(10, 20)}, 20: 0.0}},
+                   {"m1": "p"}, {"p": (0.02, 0.10)})
+    assert tr.pocket_tally(gate, tr.Policy(*key, 0.9, 1.01, 0.3)) == {"p": {"pos": 10, "under": 0, "tp": 10, "neg": 10, "over": 0}}
+    assert tr.gate_holds(gate, tr.Policy(*key, 0.9, 1.01, 0.3))
+    assert not tr.gate_holds(gate, tr.Policy(*key, 0.9, 1.01, 0.32))  # every raised finding vetoed
+    assert not tr.gate_holds(gate, tr.Policy(*key, 0.9, 1.01, 0.1))  # every distractor credited
+    assert tr.gate_holds(None, tr.Policy(*key, 0.9, 1.01, 0.1))
+    free = tr._best_for(rows, lomo, key)
+    held = tr._best_for(rows, lomo, key, gate=gate)
+    assert free is not None and free.unmarked > 0.35  # leave-one-matter-out alone: credit nothing
+    assert held is not None and held.unmarked == 0.3 and tr.gate_holds(gate, held)
 
 
 def test_a_policy_must_keep_the_compilers_calibration_and_red_team():

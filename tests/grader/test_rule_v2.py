@@ -337,6 +337,8 @@ VERDICT_RAISED = [
     ("Ops has the renewal notice timing wrong.", "F1"),
     ("Ops put the renewal notice in the autumn diary. That's backwards.", "F1"),
     ("The Section 11.3 indemnity has to go.", "F2"),
+    ("The waiver is fine. The Section 11.3 indemnity has to go too.", "F2"),
+    ("the 11.3 indemnity needs to go as well", "F2"),
     # a chat's verdicts
     ("the indemnity in 11.3 is not gonna fly, strike it", "F2"),
     ("the indemnity in 11.3 doesnt cut it", "F2"),

@@ -221,3 +221,24 @@ def test_an_enumerator_in_bold_or_after_a_label_does_not_end_a_sentence(text, fi
 def test_a_sentence_ending_in_a_number_still_ends():
     seg = segment("The notice went out on day 2. Serve it again.")
     assert [seg.text[u.start:u.end] for u in seg.units] == ["the notice went out on day 2.", "serve it again."]
+
+
+@pytest.mark.parametrize("style", ["Title Case", "snake_case"])
+def test_a_findings_exports_labelled_lines_are_one_record_per_finding(style):
+    """An agent's findings export writes one record per finding, its labels a schema that recurs
+    (``Issue:``/``Analysis:`` or ``issue:``/``source_docs:``/``risk_level:``): each record is one
+    discussion, the finding's subject in one line and its analysis in another. A glossary's labels
+    are its terms and do not recur: its lines stay apart."""
+    labels = (["Issue", "Parties", "Source documents", "Analysis", "Risk level"] if style == "Title Case"
+              else ["issue", "parties", "source_docs", "analysis", "risk_level"])
+    values = [["The covenant runs two years.", "Harbor Street Cafe", "Doc 3", "It is unenforceable.", "high"],
+              ["The notice is late.", "Harbor Street Holdings", "Doc 5", "The option lapses.", "medium"]]
+    text = "# Findings\n\n" + "\n\n".join(
+        f"## finding_{n}\n\n" + "\n".join(f"- {label}: {value}" for label, value in zip(labels, vals))
+        for n, vals in enumerate(values, 1))
+    seg = segment(text)
+    items = [b.index for b in seg.blocks if b.kind == "item"]
+    assert len(items) == 10
+    assert seg.record_of(items[0]) == tuple(items[:5]) and seg.record_of(items[7]) == tuple(items[5:])
+    glossary = segment("# Terms\n\n- Premises: Unit 4.\n- Landlord: Harbor Street Holdings.\n- Tenant: the cafe.\n")
+    assert all(seg_b == () for seg_b in (glossary.record_of(b.index) for b in glossary.blocks))
