@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 3f5020482742d1deea1ff8ea5158e9c3ca168755387c83ec1bae2a1c5cd47d94
+# root-sha256: a803af5264239384b8793e65e24309339e440772c330ade360f77c3a38afebf6
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,7 +52,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 1ed2cdf5ec9b5d7339b5a1a40f1e3b313331e35e31f113c4dd7e6d0c41ab557d lae.match._assertion_weights
+# module: 150c1519baf9c8f6aea169a7d57b6804452086dbdb9da80dd824ddca4d87958a lae.match._assertion_weights
 # module: eff6030c8c25c3c6c2107e12f85372520533a3ce347523bc87c7d5b0392bdc5a lae.match.assertion
 # module: bdb57c9df346a324900dabde4e1e57234f7ec2876a3388331ce908cb8e0d2b44 lae.match.cues
 # module: c98d03bf79855959df89404f62a8de3f53871e52af4f12ff00bc53ba727195b8 lae.match.engine
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":7385,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1055,"met":true,"over_credit":0.011186,"under_credit":0.075146,"validation_sha256":"bfd1e439d35b99d7a456ca9804f6a44fa484dac8d7fe86f003ada36801b45378"}
-# fidelity-summary: measured at 1.1% over-credit and 7.5% under-credit on 1055 labelled memos (7385 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":7630,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1090,"met":true,"over_credit":0.013752,"under_credit":0.0726,"validation_sha256":"d94cfc03f40dfc923eb4cb1d47bcee34b2005b3b01dbef2df19677ff812c55c4"}
+# fidelity-summary: measured at 1.4% over-credit and 7.3% under-credit on 1090 labelled memos (7630 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

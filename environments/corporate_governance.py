@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 67cbd03ebb56189878adacd69d9752fd09a7c67518c2bf69797d0827f55a9853
+# root-sha256: d88f94fef55db736049e86038ef106ebfdc3f7ec58fef0554e5015db4713d727
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,7 +52,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 1ed2cdf5ec9b5d7339b5a1a40f1e3b313331e35e31f113c4dd7e6d0c41ab557d lae.match._assertion_weights
+# module: 150c1519baf9c8f6aea169a7d57b6804452086dbdb9da80dd824ddca4d87958a lae.match._assertion_weights
 # module: eff6030c8c25c3c6c2107e12f85372520533a3ce347523bc87c7d5b0392bdc5a lae.match.assertion
 # module: bdb57c9df346a324900dabde4e1e57234f7ec2876a3388331ce908cb8e0d2b44 lae.match.cues
 # module: c98d03bf79855959df89404f62a8de3f53871e52af4f12ff00bc53ba727195b8 lae.match.engine
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":7385,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1055,"met":true,"over_credit":0.009901,"under_credit":0.090451,"validation_sha256":"b4c79e4778856459f2cce776d8d587f970b2e47962c43755385e3167acf7e948"}
-# fidelity-summary: measured at 1.0% over-credit and 9.0% under-credit on 1055 labelled memos (7385 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":7630,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1090,"met":true,"over_credit":0.009123,"under_credit":0.094219,"validation_sha256":"59b684376a0a6a458925ddc7659e0241b5a4875a0b3dcd9499784780af48c176"}
+# fidelity-summary: measured at 0.9% over-credit and 9.4% under-credit on 1090 labelled memos (7630 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

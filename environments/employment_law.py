@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 4ae4ced21dc60ea923b54eae4738dee52fc14192a4a7385f517860f473e4f8f4
+# root-sha256: 70627f8fdf387886573bea1fca16eae3d949f10a1a4db0fd0620126ec51bbee0
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,7 +52,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 1ed2cdf5ec9b5d7339b5a1a40f1e3b313331e35e31f113c4dd7e6d0c41ab557d lae.match._assertion_weights
+# module: 150c1519baf9c8f6aea169a7d57b6804452086dbdb9da80dd824ddca4d87958a lae.match._assertion_weights
 # module: eff6030c8c25c3c6c2107e12f85372520533a3ce347523bc87c7d5b0392bdc5a lae.match.assertion
 # module: bdb57c9df346a324900dabde4e1e57234f7ec2876a3388331ce908cb8e0d2b44 lae.match.cues
 # module: c98d03bf79855959df89404f62a8de3f53871e52af4f12ff00bc53ba727195b8 lae.match.engine
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":7385,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1055,"met":true,"over_credit":0.010195,"under_credit":0.086372,"validation_sha256":"ea262f66da422346ea711920004a90e643f7b7a2c566a08c6b6ddc5306341708"}
-# fidelity-summary: measured at 1.0% over-credit and 8.6% under-credit on 1055 labelled memos (7385 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":7630,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1090,"met":true,"over_credit":0.010217,"under_credit":0.081424,"validation_sha256":"1da1aee3b916d90e9f3504c541b430f3ff5d36f8f59becd6c70e13678acccd7f"}
+# fidelity-summary: measured at 1.0% over-credit and 8.1% under-credit on 1090 labelled memos (7630 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
