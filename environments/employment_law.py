@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 70627f8fdf387886573bea1fca16eae3d949f10a1a4db0fd0620126ec51bbee0
+# root-sha256: c6a2e89f9820abd8ac83e4af6dfbdff3ba2b101ef86d96e4b8eaa72268d8e166
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,25 +52,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 150c1519baf9c8f6aea169a7d57b6804452086dbdb9da80dd824ddca4d87958a lae.match._assertion_weights
-# module: eff6030c8c25c3c6c2107e12f85372520533a3ce347523bc87c7d5b0392bdc5a lae.match.assertion
-# module: bdb57c9df346a324900dabde4e1e57234f7ec2876a3388331ce908cb8e0d2b44 lae.match.cues
-# module: c98d03bf79855959df89404f62a8de3f53871e52af4f12ff00bc53ba727195b8 lae.match.engine
+# module: 6beaa755f7286bd00471ff0d4f8eaeca3b851f2f079a7bba55e8241c73a5c4c8 lae.match._assertion_weights
+# module: b4d9be3e2fab05939fc64fab27113204ee11677791e498b99bba717f7bb26175 lae.match.assertion
+# module: 8e0ed2bc81927b82d15f048128fd31d4b309b971f4f24f55b513a33d7c762ac8 lae.match.cues
+# module: 218094fd17807ea13a6c6425767039a7f3a350f308c74db5985777c1b3bfbc28 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 6d39afd93da1909ac0c53d8a91554be0348b327db9e92b542e9012044e52d8de lae.match.polarity
+# module: 31c99e4a3395a219413e743063bb60e98cd83ae4b153cbbda839489eb819f8cb lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: c0482682f3f45f775001c5c4df8055ad0f1a7d4fa95cd531a0a2b6bffabf10e2 lae.match.segment
+# module: 81db7b82b1b6880562b8da2a7edb1e643b47e5fdd92703a055e21e228b7ef7a5 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":7630,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1090,"met":true,"over_credit":0.010217,"under_credit":0.081424,"validation_sha256":"1da1aee3b916d90e9f3504c541b430f3ff5d36f8f59becd6c70e13678acccd7f"}
-# fidelity-summary: measured at 1.0% over-credit and 8.1% under-credit on 1090 labelled memos (7630 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":8120,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1160,"met":true,"over_credit":0.014,"under_credit":0.077224,"validation_sha256":"abf0f7699d612f8929e90cf8d76b3d3977042f6af897b6e1cc32241a1fa42ea9"}
+# fidelity-summary: measured at 1.4% over-credit and 7.7% under-credit on 1160 labelled memos (8120 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

@@ -31,7 +31,7 @@ from lae.match.normalize import TOKEN_RE
 from lae.match.polarity import dismissal_cue
 from lae.match.segment import Segmented
 
-__all__ = ["Candidate", "FEATURE_NAMES", "problem_stems", "stems", "Node", "features", "applies", "raw_score", "probability", "contributions", "score",
+__all__ = ["Candidate", "FEATURE_NAMES", "sentence_count", "problem_stems", "stems", "Node", "features", "applies", "raw_score", "probability", "contributions", "score",
            "explain", "veto_threshold",
            "compile_patterns"]
 
@@ -315,9 +315,26 @@ def _discussion_text(seg: Segmented, blocks: Sequence[int]) -> str:
     return "\n".join(seg.text[seg.blocks[b].start:seg.blocks[b].end] for b in chosen)
 
 
+_SENTENCE_END = regex.compile(r"[.!?;](?:\s|$)")
+_WORDS = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}.'-]*")
+LINE_SENTENCE_WORDS = 4  # a line this long without a full stop is a sentence of the register
+
+
+def sentence_count(text: str) -> int:
+    """How many sentences ``text`` holds for its register (at least one): each sentence end, and
+    each line of ``LINE_SENTENCE_WORDS`` words or more that ends without one and is no Markdown
+    heading (a bullet, a row, a note's line: "Check B&P 16600 and 16600.5 for San Diego" is a
+    sentence though it has no full stop; "**Severity:** High" is a label, not one)."""
+    ended = len(_SENTENCE_END.findall(text))
+    unended = sum(1 for line in text.split("\n")
+                  if (s := line.rstrip(" \t*")) and s[-1] not in ".!?;" and not s.lstrip().startswith("#")
+                  and len(_WORDS.findall(s)) >= LINE_SENTENCE_WORDS)
+    return max(1, ended + unended)
+
+
 def _discussion_features(text: str) -> dict[str, float]:
     """The register of one discussion's text (:func:`_discussion_text`)."""
-    sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
+    sentences = sentence_count(text)
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
                                                     "remedy", "recital", "advice", "report", "question", "general",
                                                     "example", "diligence")}
@@ -350,7 +367,7 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
     """The memo's register as a whole: a kitchen-sink memo hedges and generalises everywhere,
     a memo that hedges one point does not; minutes, threads and digests report others' words and
     ask questions, where advice takes positions and tells the client what to do."""
-    sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", text)))
+    sentences = sentence_count(text)
     return (("m_hedge", min(1.0, _count_all("hedge", text) / sentences)),
             ("m_generic", min(1.0, _count_all("generic", text) / sentences / 2.0)),
             ("m_evaluative", min(1.0, _count_all("evaluative", text) / sentences / 2.0)),

@@ -8,14 +8,23 @@ from __future__ import annotations
 __all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "FORBIDDEN_SPEECH", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "ITEM_PASS_MARK", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
-           "CORRECTION_CUES_AFTER", "VERDICT", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
+           "CORRECTION_CUES_AFTER", "VERDICT", "CHECKING_OPENER", "REVIEW_RECITAL", "REVIEW_FOUND", "VERDICT_LABEL", "VERDICT_CLEARS", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
            "QUESTION_MODAL",
            "FUNCTION_WORDS", "severity_terms_for"]
 
 SEVERITY_ORDER = ("low", "medium", "high", "critical")
 # A note's arrow ("X -> Y", "=>", "→"): it ends a clause and carries the same thought on.
 ARROW = r"(?:->|=>|\u2192)"
-_NOT_A_PENALTY = r"(?! (?:of|up to|per|for each)\b)"  # "fine" the verdict, not "a fine of $500"
+_NOT_A_PENALTY = r"(?! (?:of|up to|per|for each)\b)" # A verdict line that clears the point its section tests ("**Verdict:** rejected", "Result: PASS",
+# "Conclusion: not an issue"): the labelled line of a hypothesis trace or a check log. A bare "No." is
+# not read: a brief answer's "No." answers a question and may state the problem.
+VERDICT_LABEL = (r"[\W_]*(?:final |overall )?(?:verdict|result|outcome|conclusion|determination|disposition|"
+                 r"assessment)[\W_]{0,4}[:\u2013\u2014-]")
+VERDICT_CLEARS = (VERDICT_LABEL + r"[\W_]*(?:rejected|not confirmed|unconfirmed|unfounded|unsupported|ruled out|"
+                  r"cleared|pass(?:ed|es)?|withdrawn|dropped|discarded|false positive|non-issue|no issue|not an issue|"
+                  r"not a (?:problem|concern|risk|finding|violation)|"
+                  r"no (?:problem|concern|risk|violation|action(?: needed| required)?)|in order)(?![\p{L}\p{N}])")
+ # "fine" the verdict, not "a fine of $500"
 
 SEVERITY_LEXICON: dict[str, tuple[str, ...]] = {
     "critical": ("critical", "severe", "most serious", "gravest", "urgent", "top priority", "highest priority",
@@ -200,6 +209,23 @@ HEDGES: tuple[str, ...] = (
     r"we express no", r"not (?:yet )?clear",
     r"(?:check|confirm|verify|revisit|look into) (?:this |it |that )?(?:later|tomorrow|tmrw|next week)",
 )
+# A sentence that opens by telling the reader to look at something ("Check B&P 16600 for San Diego",
+# "Review the 8-K wording", "Consider release void under 206.5") leaves its point open: an item of a
+# to-check list, not a finding. Read only at the sentence's start; a clause break ends its reach. A verb of
+# looking ("check", "review") yields to a verdict in general words in the sentence ("Check the 8-K, it is
+# wrong" concludes); a verb of weighing ("consider", "assess") takes its verdict as the thing to weigh.
+CHECKING_OPENER = (r"[\W_]*(?:(?:\d{1,2}|[a-h])[.)]\s+)?(?:(?:double[- ])?check|verify|review|query|look (?:at|into)|"
+                   r"ask about|monitor|watch|(?P<weigh>consider|assess|evaluate|investigate|explore|examine|research|"
+                   r"think about))(?![\p{L}\p{N}-])")
+# A sentence that recites the work done ("We reviewed the licence, the escrow agreement and ...", "Our review
+# covered ...", "As you asked in your email of May 8, 2025, we reviewed ...") lists the record, not a view of it:
+# a recital, unless it reports what the work found ("... and found", "which shows") or holds a verdict in general
+# words ("We reviewed the 8-K, which is wrong" concludes); a clause break ends its reach.
+REVIEW_RECITAL = (r"[\W_]*(?:[^.;:!?\n]{0,80}?,\s*|over the (?:past|last) (?:\p{L}+ ){0,2})?(?:(?:we|i) (?:have |also )?"
+                  r"(?:reviewed|read|examined|went through|looked at)|(?:our|my) (?:review|work|examination) "
+                  r"(?:covered|included|encompassed|took in|extended to))(?![\p{L}])")
+REVIEW_FOUND = (r"(?<![\p{L}])(?:found|finds?|conclude[ds]?|determined|shows?|showed|shown|reveal(?:s|ed)?|"
+                r"identified|establish(?:es|ed)?|confirm(?:s|ed)?|indicates?|suggests?)(?![\p{L}])")
 HYPOTHETICAL: tuple[str, ...] = (
     r"were (?:\S+ ){0,4}to\b", r"if (?:\S+ ){0,8}(?:were|had been)\b", r"hypothetical(?:ly)?", r"in theory",
     r"theoretically", r"would only (?:be|become|arise)", r"in the unlikely event",

@@ -351,12 +351,15 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         if not named and block.headings:
             heading_units = scan.units_of([block.headings[-1]])
             named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
+        if block.section == "declined":  # the section, not a cue in the sentence, sets its points aside
+            for fid in named:
+                out[fid].setdefault(u.index, cue)
+            continue
         own = {x for fid in named for x in (*matches[fid].subject, *matches[fid].problem)}
         cue_end = cue_at + len(cue)
-        after = cue_end if cue_at >= 0 else -1  # a declined section's cue is no words of the unit
         if u.index not in own:
             named = [fid for fid in named
-                     if not _about_something_else(seg.text, u.start, cue_at, vocabulary(fid), after, u.end)]
+                     if not _about_something_else(seg.text, u.start, cue_at, vocabulary(fid), cue_end, u.end)]
         else:
             named = [fid for fid in named
                      if not _answers_objection(scan, by_id[fid], matches[fid], u.index, cue_at, cue_end)]
@@ -486,12 +489,11 @@ def _about_something_else(text: str, start: int, cue_at: int, vocabulary: frozen
                           end: int) -> bool:
     """A dismissal is not of a finding when its clause is about some other thing ("Ownership of
     the subsidiary is irrelevant", "...; Memorial Day is irrelevant", "It is irrelevant that only
-    its own staff use them": the clause it introduces; ``cue_end`` is -1 for a cue that is no words
-    of the unit, a declined section's): the clause names content words, none of which belong to
-    the finding's phrases."""
+    its own staff use them": the clause it introduces): the clause names content words, none of
+    which belong to the finding's phrases."""
     words = [w for w in _content_words(text[clause_start(text, start, cue_at):cue_at])
              if w not in _DISMISSAL_ANAPHORA and not w.isdigit()]
-    if not words and cue_end >= 0:
+    if not words:
         words = [w for w in _extraposed_words(text, cue_end, end) if not w.isdigit()]
     return bool(words) and not any(w[:5] in vocabulary for w in words)
 

@@ -18,10 +18,11 @@ from typing import Sequence
 
 import regex
 
-from lae.match.cues import (ADOPTION, ANSWER, ARROW, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
+from lae.match.cues import (ADOPTION, ANSWER, ARROW, CHECKING_OPENER, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FORBIDDEN_SPEECH, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, IN_ORDER, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS,
-                            QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, VERDICT)
+                            QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, REVIEW_FOUND, REVIEW_RECITAL,
+                            VERDICT)
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
 
@@ -44,6 +45,9 @@ _DEFINIENS = regex.compile(r"\s*(?:a|an|the|any|each|all|every|one|those|such|ei
 _DEFINING = regex.compile(r"(?<![\p{L}])(?:as used (?:in|here)|as defined|for (?:the )?purposes of this|in this memo)(?![\p{L}])")
 # a leading phrase before a sentence's subject: "Under entire fairness, the defendants must show ..."
 _LEADING_PHRASE = regex.compile(r"\W*(?:under|in|for|where|when|historically|traditionally|typically|generally)\b[^,;]{0,80}, ")
+_CHECKING_OPENER = regex.compile(CHECKING_OPENER)
+_REVIEW_RECITAL = regex.compile(REVIEW_RECITAL)
+_REVIEW_FOUND = regex.compile(REVIEW_FOUND)
 # a sentence opening with a general condition: its subordinate clause states no fact of this matter
 _GENERAL_CONDITION = regex.compile(r"\W*(where|whenever|in the event that|in the event|should)\b[^,;]{0,200}[,;]")
 _NOT_END = regex.compile(r"(?<![\p{L}])(?:not|never|no longer|neither of (?:which|them|these|those)|none of (?:which|them|these|those)|"
@@ -198,6 +202,13 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
     unit = text[start:end]
     if _asks(unit):
         return Stance("question", "?")
+    m = _CHECKING_OPENER.match(text, start, end)
+    if m and _governs(text, m.end(), pos) and (m.group("weigh") or not has_verdict_words(text, start, end)):
+        return Stance("question", m.group(0).strip(" *-.)"))  # "Check B&P 16600 for San Diego": left open
+    m = _REVIEW_RECITAL.match(text, start, end)
+    if m and _governs(text, m.end(), pos) and not _REVIEW_FOUND.search(text, m.end(), end) \
+            and not has_verdict_words(text, start, end):
+        return Stance("recital", "a recital of the work done")  # "We reviewed the licence, the escrow ...": the record
     for kind in ("hedge", "hypothetical"):
         for m in cues[kind].finditer(text, start, end):
             if _governs(text, m.end(), pos) or m.start() >= pos and not pats["after_break"].search(text, pos, m.start()):

@@ -14,12 +14,12 @@ from __future__ import annotations
 import bisect
 import functools
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Literal, Sequence
 
 import regex
 
-from lae.match.cues import ARROW
+from lae.match.cues import ARROW, VERDICT_CLEARS, VERDICT_LABEL
 from lae.match.normalize import NormalizedText, normalize
 
 __all__ = ["Block", "Unit", "Segmented", "segment", "blank_spans", "SMALL_SECTION_BLOCKS"]
@@ -409,7 +409,7 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
             units.append(Unit(len(units), b.index, b.start, b.end))
         else:
             _split_sentences(blanked, b.index, b.start, b.end, units)
-    blocks = tuple(builder.blocks)
+    blocks = _reviewed_draft(blanked, _verdict_declined(blanked, builder.blocks))
     sections: dict[tuple[int, ...], list[int]] = {}
     for b in blocks:
         if b.kind != "heading":
@@ -438,6 +438,59 @@ def _turns(blocks: Sequence[Block], speakers: dict[int, str]) -> dict[int, tuple
 
 
 # a field's label: words, or an agent's snake_case key ("source_docs", "risk_level")
+VERDICT_SECTION_BLOCKS = 6  # a tested point's section (claim heading, check, finding, verdict) is this short at most
+_VERDICT_CLEARS = regex.compile(VERDICT_CLEARS)
+_VERDICT_LABEL = regex.compile(VERDICT_LABEL)
+
+
+def _verdict_declined(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """A short section whose one verdict line clears its point ("### Hypothesis 12: the hit is a true
+    match" ... "**Verdict:** rejected", "### Check 4" ... "**Result:** PASS") sets that point aside: its
+    heading states the claim tested, not the memo's view. Such a section, heading included, is declined."""
+    out = list(blocks)
+    bodies: dict[int, list[Block]] = {}
+    for b in blocks:
+        if b.headings and b.kind != "heading":
+            bodies.setdefault(b.headings[-1], []).append(b)
+    for h, body in bodies.items():
+        if blocks[h].section != "analysis" or len(body) > VERDICT_SECTION_BLOCKS:
+            continue
+        verdicts = [b for b in body if _VERDICT_LABEL.match(text, b.start, b.end)]
+        if len(verdicts) == 1 and _VERDICT_CLEARS.match(text, verdicts[0].start, verdicts[0].end):
+            for b in (blocks[h], *body):
+                out[b.index] = replace(b, section="declined")
+    return tuple(out)
+
+
+# A first draft of the points ("Draft issues", "First pass", "Initial hypotheses") that a later section at its level
+# reviews ("Self-review", "Final answer", "Revised list", "Confirmed issues"): what the memo concludes is in the review.
+_DRAFT_TITLE = regex.compile(r"(?:[\w.]+[.)]\s+)?(?:(?:draft|first[- ]pass|initial|preliminary|candidate|brainstorm(?:ed)?)"
+                             r"\b[^\n]{0,30}?\b(?:issues?|findings?|points?|list|hypothes[ie]s|risks?|concerns?)|first[- ]pass"
+                             r"|brainstorm)\b")
+_REVIEW_TITLE = regex.compile(r"(?:[\w.]+[.)]\s+)?(?:self[- ]review|review of (?:the )?(?:draft|first pass)|second pass|"
+                              r"final (?:answer|issues|list|findings|view|position)|revised (?:issues|list|findings)|"
+                              r"confirmed (?:issues|findings))\b")
+
+
+def _reviewed_draft(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """A draft list of points that a later section at its level reviews ("## Draft issues" ... "## Self-review",
+    "## Final answer") is what the memo went on to check, not what it concludes: a recital, heading included."""
+    out = list(blocks)
+    headings = [b for b in blocks if b.kind == "heading"]
+    for i, h in enumerate(headings):
+        if not _DRAFT_TITLE.match(text, h.start, h.end):
+            continue
+        later = [g for g in headings[i + 1:] if g.level <= h.level]
+        if not any(_REVIEW_TITLE.match(text, g.start, g.end) for g in later):
+            continue
+        for b in blocks[h.index:]:
+            if b.index != h.index and h.index not in b.headings:
+                break
+            if b.section == "analysis":
+                out[b.index] = replace(b, section="recital")
+    return tuple(out)
+
+
 _FIELD_LABEL = regex.compile(r"\W*(\p{L}[\p{L}_ /&'()-]{0,28}?)\W*:")
 RECORD_MIN_FIELDS = 3  # a run of this many labelled lines is a record when its labels recur elsewhere
 

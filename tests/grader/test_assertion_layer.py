@@ -14,7 +14,7 @@ import pytest
 
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
-from lae.match.assertion import (FEATURE_NAMES, _count, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies,
+from lae.match.assertion import (FEATURE_NAMES, _count, REASON_FEATURES, REGISTER_MIN_SENTENCES, Candidate, applies, sentence_count,
                                  contributions, features, in_scope, probability, problem_stems, raw_score,
                                  veto_threshold)
 from lae.match.engine import analyze_text
@@ -191,6 +191,18 @@ def test_reporting_register_and_questions_are_features():
     advice = feats("We recommend serving the renewal notice this week. The deadline is June 30, 2025.")
     assert advice["m_reported"] == 0 and advice["m_advice"] > 0 and advice["m_question"] == 0
     assert f["m_brief"] == 1 and feats(PADDING)["m_brief"] == 0
+
+
+def test_a_line_without_a_full_stop_is_a_sentence_of_the_register():
+    """A map of bullets that carry no full stop has as many sentences as bullets: long enough to
+    have a register, so its unmarked credits are judged; one line is still brief."""
+    bullets = "\n".join(f"- Check item {i} of the file for the renewal deadline" for i in range(1, REGISTER_MIN_SENTENCES + 2))
+    assert sentence_count(bullets) == REGISTER_MIN_SENTENCES + 1 and feats(bullets)["m_brief"] == 0
+    assert sentence_count("The deadline lapses. It is June 30.") == 2
+    # a heading, a label line and a short row are no sentences; a rule row has no words
+    assert sentence_count("# Renewal option in Section 9.1\n\n- **Severity:** Critical\n\n| Renewal | High |") == 1
+    assert sentence_count("The deadline lapses.\n\n| Renewal option | notice not yet served by the tenant |\n|---|---|") == 2
+    assert feats("- Check item 1 of the file")["m_brief"] == 1
 
 
 @pytest.mark.parametrize(("sentence", "advises"), [

@@ -167,6 +167,40 @@ def test_a_triage_column_that_answers_no_sets_the_distractor_aside(spec, header,
     assert analyze_text(spec[0], row.format(header, "Yes")).distractors[0].flagged
     assert analyze_text(spec[0], row.format("Worth a look", answer)).distractors[0].flagged  # no question: no triage
 
+@pytest.mark.parametrize("verdict", ["**Verdict:** rejected - the addendum expired in 2021.", "Result: PASS",
+                                     "Conclusion: not an issue, the addendum expired."])
+def test_a_section_whose_verdict_line_clears_its_point_sets_the_point_aside(spec, verdict):
+    """A hypothesis trace or check log states the claim it tests in a heading; the section's verdict
+    line says whether it stands. A cleared claim is the memo setting the point aside, not raising it."""
+    trace = ("# Trace\n\n### Hypothesis {n}: {claim}\n\n**Check:** read the lease.\n\n"
+             "**Finding:** {finding}\n\n{verdict}\n")
+    parking = trace.format(n=1, claim="The parking addendum is a liability risk", verdict=verdict,
+                           finding="the clause is as described.")
+    out = analyze_text(spec[0], parking).distractors[0]
+    assert not out.flagged and out.declined is not None
+    assert analyze_text(spec[0], parking.replace(verdict, "**Verdict:** confirmed.")).distractors[0].flagged
+    indemnity = trace.format(n=2, claim="Section 11.3 is a broad-form indemnity", verdict=verdict,
+                             finding="Section 11.3 is a broad-form indemnity: the tenant would indemnify the "
+                                     "landlord even for its own negligence.")
+    assert "F2" not in credited(spec, indemnity)
+    assert "F2" in credited(spec, indemnity.replace(verdict, "**Verdict:** confirmed."))
+    # a section with two verdict lines, or a long one, is not one tested point
+    assert analyze_text(spec[0], parking + "\nVerdict: confirmed.\n").distractors[0].flagged
+
+
+def test_a_withdrawn_draft_point_and_a_recital_of_the_work_do_not_escalate(spec):
+    """A draft list the memo goes on to review states what it checked, and the list of documents it
+    reviewed states the record: neither escalates the parking addendum; the same words as the memo's
+    own list, or a finding the review reports, do."""
+    draft = ("# Review\n\n## Draft issues\n\n1. The parking addendum is a liability risk.\n\n"
+             "## Self-review\n\nWithdrawn 1: it expired in 2021.\n")
+    assert not analyze_text(spec[0], draft).distractors[0].flagged
+    assert analyze_text(spec[0], draft.replace("## Self-review", "## Notes")).distractors[0].flagged
+    recital = "We reviewed the lease, the parking addendum and its liability risk allocation."
+    assert not analyze_text(spec[0], recital).distractors[0].flagged
+    assert analyze_text(spec[0], recital.replace("We reviewed", "We found")).distractors[0].flagged
+
+
 def _claim_made(spec, text: str) -> bool:
     return analyze_text(spec[0], text).claims[0].made
 

@@ -65,7 +65,7 @@ def test_every_family_counts_what_its_findall_counts_in_real_memos():
 def test_memo_features_through_gates_equal_findall_counts():
     for seg in _segmented()[:25]:
         got = dict(assertion._memo_features.__wrapped__(seg.text))
-        sentences = max(1, len(regex.findall(r"[.!?;](?:\s|$)", seg.text)))
+        sentences = assertion.sentence_count(seg.text)
         evaluative = len(assertion._patterns()["evaluative"].findall(seg.text))
         assert got["m_evaluative"] == min(1.0, evaluative / sentences / 2.0)
         hedge = len(assertion._patterns()["hedge"].findall(seg.text))

@@ -35,6 +35,15 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     # a note that defers the point
     ("Release in para 4 -> check later, prob. unenforceable.", "unenforceable", "hedge"),
     ("GC told the board the notice was late -> wrong, it went out on time.", "notice was late", "reported"),
+    # an item of a to-check list leaves its point open; a verb of weighing takes the verdict as its object
+    ("Check California B&P 16600 and 16600.5 for San Diego (31 staff)", "16600", "question"),
+    ("- Review the 8-K wording against the resignation letter", "8-k", "question"),
+    ("3. Consider release void under 206.5", "void", "question"),
+    ("Assess whether the covenant is void", "void", "question"),
+    # a recital of the work done lists the record
+    ("We reviewed the licence, the escrow agreement and the deemed approval under clause 5.4.", "deemed", "recital"),
+    ("As you asked in your email of May 8, 2025, we reviewed the pay changes and the late notice.", "late", "recital"),
+    ("Our review covered the demand, the NDA and the response calendared for May 28.", "may 28", "recital"),
 ])
 def test_not_asserted(sentence, at, kind):
     assert _stance(sentence, at).kind == kind
@@ -56,6 +65,15 @@ def test_not_asserted(sentence, at, kind):
     ("ASMs exempt?? -> no hiring role -> fails duties test.", "fails"),
     # a note's arrow ends the reported clause: what follows it is the writer's own conclusion
     ("GC told the board the plan complies -> wrong for the Harrow site, notice was late.", "notice was late"),
+    # a checking verb that concludes, or whose reach a clause break ends, or that is not the opener
+    ("Check the 8-K, the reason it gives is wrong.", "reason"),
+    ("Review the indemnity: it reaches the landlord's own negligence.", "negligence"),
+    ("We checked the 8-K and the reason it gives is false.", "false"),
+    ("Checked the notice; it went out late.", "late"),
+    # a recital of the work that reports what the work found, or concludes, asserts
+    ("We reviewed the schedule and found that the notice went out late.", "late"),
+    ("We reviewed the covenant and it is void under state law.", "void"),
+    ("We reviewed the file; the notice went out late.", "late"),
 ])
 def test_asserted(sentence, at):
     assert _stance(sentence, at).asserts

@@ -242,3 +242,33 @@ def test_a_findings_exports_labelled_lines_are_one_record_per_finding(style):
     assert seg.record_of(items[0]) == tuple(items[:5]) and seg.record_of(items[7]) == tuple(items[5:])
     glossary = segment("# Terms\n\n- Premises: Unit 4.\n- Landlord: Harbor Street Holdings.\n- Tenant: the cafe.\n")
     assert all(seg_b == () for seg_b in (glossary.record_of(b.index) for b in glossary.blocks))
+
+
+DRAFT_THEN_REVIEW = """# Review
+
+## Draft issues
+
+1. The renewal notice is late.
+2. The parking addendum is a liability risk.
+
+## Self-review
+
+Kept 1: the notice went out after June 30.
+Withdrawn 2: the addendum expired in 2021.
+
+## Final answer
+
+1. The renewal notice is late and the option lapses.
+"""
+
+
+def test_a_draft_the_memo_goes_on_to_review_is_a_recital():
+    """A draft list that a later section at its level reviews ("Self-review", "Final answer") is what the
+    memo went on to check, not what it concludes; without such a review a draft list is the memo's analysis."""
+    seg = segment(DRAFT_THEN_REVIEW)
+    by_text = {seg.text[b.start:b.end]: b.section for b in seg.blocks}
+    assert by_text["draft issues"] == "recital" and by_text["the parking addendum is a liability risk."] == "recital"
+    assert by_text["kept 1: the notice went out after june 30."] == "analysis"
+    assert by_text["the renewal notice is late and the option lapses."] == "analysis"
+    alone = segment(DRAFT_THEN_REVIEW.split("## Self-review")[0])
+    assert all(b.section == "analysis" for b in alone.blocks)
