@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: c6a2e89f9820abd8ac83e4af6dfbdff3ba2b101ef86d96e4b8eaa72268d8e166
+# root-sha256: 9e029e08e0b76651e6c0f0f9ebbc19b2ee288a7662d3ce3e0a4f26252dcc9bcf
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,7 +52,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 6beaa755f7286bd00471ff0d4f8eaeca3b851f2f079a7bba55e8241c73a5c4c8 lae.match._assertion_weights
+# module: abc460b90e8c8c627f13096d7303ecf6902ff287a006df221eb20c3c5acfbc56 lae.match._assertion_weights
 # module: b4d9be3e2fab05939fc64fab27113204ee11677791e498b99bba717f7bb26175 lae.match.assertion
 # module: 8e0ed2bc81927b82d15f048128fd31d4b309b971f4f24f55b513a33d7c762ac8 lae.match.cues
 # module: 218094fd17807ea13a6c6425767039a7f3a350f308c74db5985777c1b3bfbc28 lae.match.engine
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 31c99e4a3395a219413e743063bb60e98cd83ae4b153cbbda839489eb819f8cb lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 81db7b82b1b6880562b8da2a7edb1e643b47e5fdd92703a055e21e228b7ef7a5 lae.match.segment
+# module: 76f8d0686255d39abcfc04be14c39a1b41da6c8561645f8abc4c8a12a333c435 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":8120,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1160,"met":true,"over_credit":0.014,"under_credit":0.077224,"validation_sha256":"abf0f7699d612f8929e90cf8d76b3d3977042f6af897b6e1cc32241a1fa42ea9"}
-# fidelity-summary: measured at 1.4% over-credit and 7.7% under-credit on 1160 labelled memos (8120 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":8365,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1195,"met":true,"over_credit":0.012058,"under_credit":0.083707,"validation_sha256":"ee3e97b41148bf44b7fe4e190fa50ed5485cdffaa450f5fdaca364237719a4a8"}
+# fidelity-summary: measured at 1.2% over-credit and 8.4% under-credit on 1195 labelled memos (8365 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}

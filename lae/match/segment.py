@@ -41,7 +41,8 @@ _SHORT_END = regex.compile(r"[.!?;,)\]]\**$")
 _RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|event|field|metric|speaker|name|person"
                                 r"|party|parties|custodian)s?")
 # ... unless another column assesses each row (a tracker or calendar "| Date | Obligation | Applies? | Status |").
-_ASSESSMENT_HEADER = regex.compile(r"\b(?:appl(?:y|ies|icable)|status|risk|issue|concern|problem|action|assessment"
+_ASSESSMENT_HEADER = regex.compile(r"\b(?:appl(?:y|ies|icable)|status|risk|issue|concern|problem|action|assessment|"
+                                   r"go(?:es)? wrong|consequences?|if missed|implications?|why it matters|legal basis"
                                    r"|rating|severity|priority|exposure|our view)")
 # A chat or call-log message opens with its clock time and speaker ("[07:15] Tobias Renner: ...",
 # "08:02 Ingrid Halvorsen: ...") or its speaker and clock time ("Maya Okafor (16:02): ...", "**Ben** [4:10 pm]:"):
@@ -409,13 +410,13 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
             units.append(Unit(len(units), b.index, b.start, b.end))
         else:
             _split_sentences(blanked, b.index, b.start, b.end, units)
-    blocks = _reviewed_draft(blanked, _verdict_declined(blanked, builder.blocks))
+    blocks = _field_tables(blanked, _reviewed_draft(blanked, _verdict_declined(blanked, builder.blocks)))
     sections: dict[tuple[int, ...], list[int]] = {}
     for b in blocks:
         if b.kind != "heading":
             sections.setdefault(b.headings, []).append(b.index)
     return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units), sections,
-                     _field_records(blanked, blocks), _turns(blocks, builder.speakers))
+                     {**_field_records(blanked, blocks), **_table_records(blanked, blocks)}, _turns(blocks, builder.speakers))
 
 
 def _turns(blocks: Sequence[Block], speakers: dict[int, str]) -> dict[int, tuple[int, ...]]:
@@ -463,36 +464,87 @@ def _verdict_declined(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
 
 
 # A first draft of the points ("Draft issues", "First pass", "Initial hypotheses") that a later section at its level
-# reviews ("Self-review", "Final answer", "Revised list", "Confirmed issues"): what the memo concludes is in the review.
+# reviews ("Self-review", "Final answer", "Revised list", "Confirmed issues"), item by item: "Withdrawn 11: ..." sets
+# draft item 11 aside, "Kept 8: ..." or "Revised 3: ..." leaves it standing.
 _DRAFT_TITLE = regex.compile(r"(?:[\w.]+[.)]\s+)?(?:(?:draft|first[- ]pass|initial|preliminary|candidate|brainstorm(?:ed)?)"
                              r"\b[^\n]{0,30}?\b(?:issues?|findings?|points?|list|hypothes[ie]s|risks?|concerns?)|first[- ]pass"
                              r"|brainstorm)\b")
 _REVIEW_TITLE = regex.compile(r"(?:[\w.]+[.)]\s+)?(?:self[- ]review|review of (?:the )?(?:draft|first pass)|second pass|"
                               r"final (?:answer|issues|list|findings|view|position)|revised (?:issues|list|findings)|"
                               r"confirmed (?:issues|findings))\b")
+_WITHDRAWN = regex.compile(r"[\W_]*(?:withdrawn|withdraw|dropped|drop|rejected|removed|struck|deleted|discarded|ruled out)"
+                           r"\s*(?:item|issue|point|no\.?)?\s*#?(\d{1,2})(?!\d)")
+_ITEM_NUMBER = regex.compile(r"[ \t]*(\d{1,2})[.)]")
 
 
 def _reviewed_draft(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
-    """A draft list of points that a later section at its level reviews ("## Draft issues" ... "## Self-review",
-    "## Final answer") is what the memo went on to check, not what it concludes: a recital, heading included."""
+    """The items of a draft list ("## Draft issues") that a later review at its level withdraws by number
+    ("## Self-review" ... "Withdrawn 11: ..."), with their sub-items: the memo set them aside (declined)."""
     out = list(blocks)
     headings = [b for b in blocks if b.kind == "heading"]
     for i, h in enumerate(headings):
-        if not _DRAFT_TITLE.match(text, h.start, h.end):
+        if not _DRAFT_TITLE.match(text, h.start, h.end) or not any(
+                g.level <= h.level and _REVIEW_TITLE.match(text, g.start, g.end) for g in headings[i + 1:]):
             continue
-        later = [g for g in headings[i + 1:] if g.level <= h.level]
-        if not any(_REVIEW_TITLE.match(text, g.start, g.end) for g in later):
-            continue
-        for b in blocks[h.index:]:
-            if b.index != h.index and h.index not in b.headings:
-                break
-            if b.section == "analysis":
-                out[b.index] = replace(b, section="recital")
+        body = [b for b in blocks if h.index in b.headings]
+        withdrawn = {int(m.group(1)) for b in blocks[h.index:] if b.kind in ("item", "paragraph") and h.index not in b.headings
+                     for m in [_WITHDRAWN.match(text, b.start, b.end)] if m}
+        dropped: set[int] = set()
+        for b in body:
+            m = _ITEM_NUMBER.match(text, text.rfind("\n", 0, b.start) + 1, b.start) if b.kind == "item" else None
+            if (m and int(m.group(1)) in withdrawn and b.parent is None) or b.parent in dropped:
+                dropped.add(b.index)
+                if b.section == "analysis":
+                    out[b.index] = replace(b, section="declined")
     return tuple(out)
 
 
 _FIELD_LABEL = regex.compile(r"\W*(\p{L}[\p{L}_ /&'()-]{0,28}?)\W*:")
 RECORD_MIN_FIELDS = 3  # a run of this many labelled lines is a record when its labels recur elsewhere
+
+
+# A two-column table of one finding's fields ("| Field | Value |" under "## Issue 3", its rows "Status",
+# "Facts", "Rule", "Consequence"): a record of an assessment, not a key-terms abstract, when a row's label assesses.
+_FIELD_TABLE_HEADER = regex.compile(r"(?:field|item|attribute|element|key|label|heading)s?")
+_ASSESSING_FIELD = regex.compile(r"(?:status|risk|risk level|issue|problem|concern|consequences?|exposure|analysis|"
+                                 r"assessment|severity|finding|verdict|rule|legal basis|why it matters|next steps?|"
+                                 r"recommendation|remedy|fix)")
+
+
+def _table_rows(blocks: Sequence[Block]) -> dict[int, list[Block]]:
+    """The rows of each table under its header row, by the header's block index."""
+    rows: dict[int, list[Block]] = {}
+    for b in blocks:
+        if b.kind == "row" and b.header is not None:
+            rows.setdefault(b.header, []).append(b)
+    return rows
+
+
+def _is_field_table(text: str, blocks: Sequence[Block], header: int, rows: list[Block]) -> bool:
+    cells = [text[s:e].strip("* ") for s, e in blocks[header].cells]
+    return len(cells) == 2 and bool(_FIELD_TABLE_HEADER.fullmatch(cells[0])) and any(
+        r.cells and _ASSESSING_FIELD.fullmatch(text[r.cells[0][0]:r.cells[0][1]].strip("* ")) for r in rows)
+
+
+def _field_tables(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """A field table that assesses (:func:`_is_field_table`) is read as analysis, its header row too."""
+    out = list(blocks)
+    for header, rows in _table_rows(blocks).items():
+        if _is_field_table(text, blocks, header, rows):
+            for b in (blocks[header], *rows):
+                if b.section == "recital" and not (b.headings and blocks[b.headings[-1]].section == "recital"):
+                    out[b.index] = replace(b, section="analysis")
+    return tuple(out)
+
+
+def _table_records(text: str, blocks: Sequence[Block]) -> dict[int, tuple[int, ...]]:
+    """Each assessing field table's rows, one record: one finding's discussion, like a field record."""
+    out: dict[int, tuple[int, ...]] = {}
+    for header, rows in _table_rows(blocks).items():
+        if _is_field_table(text, blocks, header, rows):
+            record = tuple(r.index for r in rows)
+            out.update({r.index: record for r in rows})
+    return out
 
 
 def _field_records(text: str, blocks: Sequence[Block]) -> dict[int, tuple[int, ...]]:

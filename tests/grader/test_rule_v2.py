@@ -189,13 +189,16 @@ def test_a_section_whose_verdict_line_clears_its_point_sets_the_point_aside(spec
 
 
 def test_a_withdrawn_draft_point_and_a_recital_of_the_work_do_not_escalate(spec):
-    """A draft list the memo goes on to review states what it checked, and the list of documents it
-    reviewed states the record: neither escalates the parking addendum; the same words as the memo's
-    own list, or a finding the review reports, do."""
-    draft = ("# Review\n\n## Draft issues\n\n1. The parking addendum is a liability risk.\n\n"
-             "## Self-review\n\nWithdrawn 1: it expired in 2021.\n")
+    """A draft point the memo's review withdraws by number, and the list of documents it reviewed, do
+    not escalate the parking addendum; the same words in a list nobody reviews, or a finding the review
+    reports, do. A draft point the review keeps stands."""
+    draft = ("# Review\n\n## Draft issues\n\n1. The parking addendum is a liability risk.\n"
+             "2. Section 11.3 is a broad-form indemnity: the tenant would indemnify the landlord even for its own "
+             "negligence.\n\n## Self-review\n\nWithdrawn 1: it expired in 2021.\nKept 2: it stands.\n")
     assert not analyze_text(spec[0], draft).distractors[0].flagged
+    assert "F2" in credited(spec, draft)  # the kept draft item stands as the memo's own point
     assert analyze_text(spec[0], draft.replace("## Self-review", "## Notes")).distractors[0].flagged
+    assert "F2" not in credited(spec, draft.replace("Withdrawn 1", "Withdrawn 2").replace("Kept 2", "Kept 1"))
     recital = "We reviewed the lease, the parking addendum and its liability risk allocation."
     assert not analyze_text(spec[0], recital).distractors[0].flagged
     assert analyze_text(spec[0], recital.replace("We reviewed", "We found")).distractors[0].flagged

@@ -187,6 +187,8 @@ def test_a_reply_in_a_name_first_chat_reads_with_the_message_it_answers():
     # a calendar or tracker assesses each row: what applies, its status, its risk
     ("| Date | Obligation or event | Applies to this matter? | Note |", "analysis"),
     ("| Date | Item | Status | Owner |", "analysis"), ("| Name | Role | Risk |", "analysis"),
+    # a calendar that says what could go wrong on each date, or a tracker that says why, assesses too
+    ("| Date | Obligation or event | What could go wrong |", "analysis"), ("| Date | Action | If missed |", "analysis"),
 ])
 def test_a_table_whose_first_column_names_a_field_or_a_person_is_a_recital(header, section):
     seg = segment(f"# Review\n\n{header}\n|---|---|\n| Section 3.4 | The waiver is void |")
@@ -250,6 +252,7 @@ DRAFT_THEN_REVIEW = """# Review
 
 1. The renewal notice is late.
 2. The parking addendum is a liability risk.
+   - It caps nothing.
 
 ## Self-review
 
@@ -262,13 +265,29 @@ Withdrawn 2: the addendum expired in 2021.
 """
 
 
-def test_a_draft_the_memo_goes_on_to_review_is_a_recital():
-    """A draft list that a later section at its level reviews ("Self-review", "Final answer") is what the
-    memo went on to check, not what it concludes; without such a review a draft list is the memo's analysis."""
+def test_a_draft_item_the_review_withdraws_by_number_is_declined():
+    """A draft list that a later section at its level reviews item by item ("Withdrawn 2: ...") sets the
+    withdrawn item and its sub-items aside; a kept item, the review and the final answer are the memo's
+    analysis. Without such a review, or for an item no review line names, the draft is analysis."""
     seg = segment(DRAFT_THEN_REVIEW)
     by_text = {seg.text[b.start:b.end]: b.section for b in seg.blocks}
-    assert by_text["draft issues"] == "recital" and by_text["the parking addendum is a liability risk."] == "recital"
+    assert by_text["the parking addendum is a liability risk."] == "declined"
+    assert by_text["it caps nothing."] == "declined"
+    assert by_text["the renewal notice is late."] == "analysis" and by_text["draft issues"] == "analysis"
     assert by_text["kept 1: the notice went out after june 30."] == "analysis"
-    assert by_text["the renewal notice is late and the option lapses."] == "analysis"
-    alone = segment(DRAFT_THEN_REVIEW.split("## Self-review")[0])
+    alone = segment(DRAFT_THEN_REVIEW.replace("## Self-review", "## Notes").replace("## Final answer", "## More"))
     assert all(b.section == "analysis" for b in alone.blocks)
+
+
+def test_a_field_table_whose_rows_assess_is_one_record_of_analysis():
+    """A two-column "| Field | Value |" table whose row labels assess (Status, Rule, Consequence) is one
+    finding's record: analysis, its rows one discussion. A key-terms abstract (Parties, Term) stays a recital."""
+    issue = ("## Issue 1: Renewal option\n\n| Field | Value |\n|---|---|\n| Status | Open - problem |\n"
+             "| Facts | Notice not served |\n| Consequence | The option lapses on June 30 |\n")
+    seg = segment(issue)
+    rows = [b for b in seg.blocks if b.kind == "row"]
+    assert all(b.section == "analysis" for b in rows)
+    assert seg.record_of(rows[1].index) == tuple(b.index for b in rows[1:])
+    terms = segment(issue.replace("| Status |", "| Parties |").replace("| Consequence |", "| Term |"))
+    assert all(b.section == "recital" for b in terms.blocks if b.kind == "row" and b.header is not None)
+    assert all(terms.record_of(b.index) == () for b in terms.blocks)
