@@ -27,18 +27,22 @@ def _frozen_digests(root: Path) -> dict[str, str]:
 
 
 class Swapper(threading.Thread):
-    """Replaces the anchors file by a tampered one and back, atomically, every 50 ms."""
+    """Replaces the anchors file by a tampered one and back, atomically, every 50 ms.
 
-    def __init__(self, path: Path) -> None:
+    The spare file is written outside the frozen folder (same file system): a stray file
+    inside it is refused for its own reason, which is not the race under test."""
+
+    def __init__(self, path: Path, spare: Path) -> None:
         super().__init__(daemon=True)
         self.path = path
+        self.spare = spare
         self.frozen = path.read_bytes()
         self.tampered = self.frozen.replace(b'"deliverable_weight":0.4', b'"deliverable_weight":1.0')
         assert self.tampered != self.frozen
         self.stop = threading.Event()
 
     def run(self) -> None:
-        spare = self.path.with_name(".swap")
+        spare = self.spare
         flip = False
         while not self.stop.is_set():
             flip = not flip
@@ -52,7 +56,7 @@ def test_lae_score_never_reports_a_score_of_swapped_anchors(tmp_path: Path) -> N
     root = release_copy(tmp_path / "release")
     frozen = _frozen_digests(root)
     memo = staged_memo(tmp_path / "memo", "generic")
-    swapper = Swapper(root / ANCHORS)
+    swapper = Swapper(root / ANCHORS, tmp_path / "spare.json")
     swapper.start()
     results = []
     try:
@@ -70,7 +74,8 @@ def test_lae_score_never_reports_a_score_of_swapped_anchors(tmp_path: Path) -> N
         assert r["metrics"]["reward"] == 0.4
     tampered = [r for r in results if not r["reportable"]]
     assert reportable and tampered, f"{len(reportable)} reportable, {len(tampered)} refused: the swap never raced"
-    assert all(r["anchors_sha256"] == hashlib.sha256(swapper.tampered).hexdigest() for r in tampered)
+    tampered_digest = hashlib.sha256(swapper.tampered).hexdigest()
+    assert all(r["anchors_sha256"] == tampered_digest for r in tampered), [r["release"]["reason"] for r in tampered]
 
 
 def test_the_environment_scores_the_anchors_it_verified_at_load(tmp_path: Path) -> None:
