@@ -541,3 +541,14 @@ def test_a_dismissal_of_an_objection_beside_the_asserted_problem_does_not_dismis
 def test_a_dismissal_of_the_finding_itself_still_dismisses_it(spec, text):
     out = analyze_text(spec[0], text).finding("F2")
     assert not out.credited and out.status in ("dismissed", "no-problem")
+
+
+def test_a_swot_strength_is_not_escalated_by_the_weakness_beside_it(spec):
+    """A SWOT row lines up unrelated points: the Strengths cell that states the parking addendum's history
+    is read on its own, not with the Weaknesses cell's risk words beside it (as a row of one point is)."""
+    swot = ("| Strengths | Weaknesses | Opportunities | Threats |\n|---|---|---|---|\n"
+            "| The parking addendum was replaced by the garage license. | The renewal notice deadline lapses on June 30, "
+            "2025, a serious risk. | Serve notice now. | The landlord could re-let. |")
+    out = analyze_text(spec[0], swot)
+    assert not out.distractors[0].flagged
+    assert analyze_text(spec[0], swot.replace("Strengths | Weaknesses", "Issue | Facts")).distractors[0].flagged
