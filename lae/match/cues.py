@@ -442,7 +442,8 @@ QUESTION_IN_ORDER: tuple[str, ...] = (
     r"qualif(?:y|ies|ied)", r"exempt", r"effective(?:ly)?", r"timely", r"consistent", r"reasonable", r"authori[sz]ed",
     r"(?:have|has|had) (?:the )?(?:authority|power|right)", r"works?", r"hold(?: up)?", r"survive", r"bind",
     r"protect(?:ed|s)?", r"cover(?:ed|s)?", r"in order", r"on track", r"safe", r"fine", r"ok(?:ay)?", r"go ahead",
-    r"proceed",
+    r"proceed", r"complete[ds]?", r"approved", r"obtained", r"cleared", r"screened", r"considered", r"addressed",
+    r"received", r"on time",
 )
 QUESTION_WRONG: tuple[str, ...] = (
     r"unlawful(?:ly)?", r"illegal(?:ly)?", r"invalid", r"void", r"unenforceable", r"violat\S*", r"breach\S*",

@@ -552,3 +552,15 @@ def test_a_swot_strength_is_not_escalated_by_the_weakness_beside_it(spec):
     out = analyze_text(spec[0], swot)
     assert not out.distractors[0].flagged
     assert analyze_text(spec[0], swot.replace("Strengths | Weaknesses", "Issue | Facts")).distractors[0].flagged
+
+
+@pytest.mark.parametrize(("answer", "raised"), [("Yes.", False), ("No.", True), ("Yes, but", True)])
+def test_a_questionnaire_answer_that_clears_its_question_sets_the_point_aside(spec, answer, raised):
+    """A completed questionnaire's row asks whether a point is in order and answers it: "Yes." clears the
+    point the row names, whatever facts the answer then recites; "No." finds the problem; a qualified
+    "Yes, but ..." clears nothing."""
+    row = ("| # | Question | Answer |\n|---|---|---|\n| 1 | Has the renewal option been exercised on time? | "
+           f"{answer} The renewal notice deadline lapses on June 30, 2025 and the client would lose the premises. |")
+    assert ("F1" in credited(spec, row)) is raised
+    prose = row.replace("| # | Question | Answer |\n|---|---|---|\n| 1 | ", "").replace(" | ", "\n\n").rstrip(" |")
+    assert ("F1" in credited(spec, prose)) is raised
