@@ -127,6 +127,8 @@ DISMISSAL_V2: tuple[str, ...] = (
     IN_ORDER, r"(?:is|are|was|were) (?:duly |properly |fully )?moot",
     r"nothing (?:for \S+ |further )?to (?:address|do|flag|report)", r"nothing further",
     r"need not", r"no need(?! to know)", r"(?:do|does|would) not recommend",
+    # "the new hires need no license", "the shipment required no filing": what is not needed is no problem
+    r"(?:needs?|needed|requires?|required) no(?= (?!longer|later|more|less|fewer|sooner|earlier)\p{L})",
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
     r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
     r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",

@@ -148,11 +148,16 @@ def test_governing_negation_and_double_negation():
     ("The arrangements are in good order and the deposit can go ahead.", True),
     ("Including him in the Form 8-K is accurate.", True),
     ("The two agreements raise no export concern.", True),
+    ("The new hires need no license for the repository access their teams use.", True),
+    ("Their H-1B transfer and STEM OPT arrangements require no action from Northlake.", True),
+    ("The Abu Dhabi shipment required no filing.", True),
     # ... and what only looks like one
     ("Key custody no longer works as designed.", False),
     ("Meridian should tell HSB in writing that no release to China is acceptable.", False),
     ("The recusal clause and the 2021 wording are acceptable substitutes for Section 3.4.", False),
     ("We are comfortable only if the license issues before the deposit.", False),
+    ("Section 6.1 requires no less than 60 days' notice, and none was given.", False),
+    ("The engineers need no longer be screened once the license issues.", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text
