@@ -150,9 +150,11 @@ DISMISSAL_V2: tuple[str, ...] = (
     + _NOT_A_PENALTY + r"(?! to\b)",
     r"(?:not|n't) (?:that |too |very |overly |really )?(?:worried|concerned) about(?=\s*(?:[.;!]|$))",
     # a hurried note's offhand verdict: "i don't think that's a big deal", "this one is ok tho"
-    r"(?:i|we) (?:do not|don't) think (?:this|that|it|there)(?:'s| is| was| are)? (?:\S+ ){0,3}"
+    # ... and with the point put first: "the hangzhou parent i don't think is an independent licensing problem"
+    r"(?:i|we) (?:do not|don't) think (?:(?:this|that|it|there)(?:'s| is| was| are)?|is|are|was) (?:\S+ ){0,3}"
     r"(?:issue|problem|concern|deal|risk|exposure)s?",
     r"(?:i|we) (?:do not|don't) think (?:we|you|they) (?:need|have) to (?:do|change|worry)",
+    r"(?:note|log|park) (?:it|this|that)(?:,|;| and| then)? (?:and |then )?move on",
     # a clean bill's verdicts: "worked as drafted", "overtaken by events", "we are comfortable that",
     # "is ordinary deal pressure", "No written response ... is warranted"
     r"(?:worked|works|operated|operates|functioned|functions) as (?:drafted|intended|designed|written|planned)",

@@ -136,6 +136,10 @@ def test_governing_negation_and_double_negation():
     ("fed at carteret is ok tho: the april group is outside the lookback", True),
     ("the GC pulled the memos in feb so thats not where the risk is anymore", True),
     ("i dont think we need to do anything on personnel", True),
+    ("the hangzhou parent i don't think is an independent licensing problem anymore", True),
+    ("suzhou guarantor hit. a guarantee isn't an export. note it, move on.", True),
+    ("the parent i don't think is disclosed anywhere, which breaches 6.1(c)", False),
+    ("note it and we will move on to the deductions, which are unlawful", False),
     ("i dont think the exemption applies, so the drivers are owed overtime", False),
     ("the repayment clause is not ok", False),
     # a clean bill's verdicts
