@@ -30,7 +30,7 @@ from lae.match.polarity import (Stance, clause_start, compile_cues, correction_a
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
                                 stance, verdict_cue, answer_verdict, answer_clears, has_verdict_words, speech_forbidden)
-from lae.match.segment import SMALL_SECTION_BLOCKS, Block, Segmented, segment
+from lae.match.segment import SMALL_SECTION_BLOCKS, Block, Segmented, Unit, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
 from lae.match.prefilter import TaskLiterals, LineIndex, prepare_pattern
@@ -391,10 +391,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             continue
         if _rated_risk(seg, block):
             continue  # a row or item that rates the point medium or above asserts it; its "irrelevant" answers an objection
-        named = _named_in(spec, matches, u.index)
-        if not named:
-            same_block = scan.units_of([u.block])
-            named = [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
+        named = _named_in(spec, matches, u.index) or _antecedent(scan, spec, matches, u)
         if not named and block.headings:
             heading_units = scan.units_of([block.headings[-1]])
             named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
@@ -478,6 +475,20 @@ def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matc
             continue
         for fid in _named_in(spec, matches, u.index):
             out[fid].setdefault(u.index, f"{_form_noun(block)} marked {passed!r}")
+
+
+def _antecedent(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches], unit: Unit) -> list[str]:
+    """What a dismissal that names nothing ("Note it, move on.") sets aside: the point of the
+    nearest sentence before it in its block that names one (a note's paragraph runs through
+    several points, and the dismissal closes the one it follows); failing that, every finding
+    whose subject the block names."""
+    block_units = sorted(scan.units_of([unit.block]))
+    for v in reversed([v for v in block_units if v < unit.index]):
+        named = [f.id for f in spec.findings if v in matches[f.id].subject]
+        if named:
+            return named
+    same_block = set(block_units)
+    return [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
 
 
 def _named_in(spec: MatchSpec, matches: dict[str, _Matches], u: int) -> list[str]:

@@ -309,6 +309,17 @@ def test_a_dismissal_of_some_other_thing_leaves_the_finding(spec):
     assert outcome(spec, about_it, "F2").status == "dismissed"
 
 
+def test_a_dismissal_that_names_nothing_closes_the_point_it_follows_not_the_whole_paragraph(spec):
+    # a note's paragraph runs through several points; "note it, move on" sets aside the last one only
+    text = ("Renewal option (s. 9.1): the 6/30 deadline is about to lapse and the option will be lost. "
+            "Section 11.3 is a broad-form indemnity for the landlord's own negligence. Note it, move on.")
+    assert outcome(spec, text, "F2").status == "dismissed"
+    assert outcome(spec, text, "F1").status != "dismissed"
+    # with nothing named before it in the paragraph, it sets aside what the paragraph names
+    alone = "Note it, move on. Section 11.3 is a broad-form indemnity for the landlord's own negligence."
+    assert outcome(spec, alone, "F2").status == "dismissed"
+
+
 @pytest.mark.parametrize("aside", [
     "It is irrelevant that the tenant's credit rating is strong.",
     "It makes no difference that the tenant's insurer is rated A.",
