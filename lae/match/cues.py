@@ -254,6 +254,7 @@ REPORTED: tuple[str, ...] = (
 ADOPTION: tuple[str, ...] = (
     r"we agree", r"we concur", r"we share", r"correctly", r"rightly", r"accurately", r"we accept", r"as we",
     r"and we", r"we think", r"we believe", r"we consider", r"in our view", r"our view", r"we conclude",
+    r"i agree", r"i concur", r"i think", r"i believe", r"i conclude", r"in my view", r"agreed? w(?:ith|/)",
 )
 OTHER_MATTER: tuple[str, ...] = (
     r"(?:another|a different|an unrelated|a prior|a separate|a previous|an earlier|other) (?:matter|client|transaction|deal|case|engagement)",
@@ -274,6 +275,14 @@ LAW_IN_ABSTRACT: tuple[str, ...] = (
     r"stockholder|stockholders|fiduciaries|fiduciary|controller|controlling stockholder) "
     r"(?:must|bears?|has the burden|have the burden|is required to|are required to)(?= (?:show|prove|demonstrate|establish))",
     r"(?:plaintiffs|private plaintiffs|claimants|regulators|agencies) (?:may|can|could|often|have|generally)",
+    # a rule put of any one of a kind: the indefinite article makes the subject generic ("A demand must be in
+    # writing", "an attorney acting for the stockholder must provide ..."); the record's own demand takes "the"
+    # (a noun phrase: no verb or conjunction before the modal, "the guarantor is a listed entity and must be removed")
+    r"(?:a|an|any|every|each)(?: (?!(?:is|are|was|were|be|been|and|or|but|has|have|had|so)\b)\p{L}[\p{L}-]*){1,6} "
+    r"(?:must|shall|has to|need not)",
+    # how the rules just stated are applied ("These requirements are strictly enforced")
+    r"(?:these|those|such|the) (?:requirements|formalities|rules|conditions|deadlines|standards|tests) (?:are|is) "
+    r"(?:\p{L}+ )?(?:enforced|applied|construed|interpreted|policed)",
 
 )
 # What courts or the case law do in general, anywhere in the sentence ("Delaware courts have required ...").

@@ -478,15 +478,20 @@ def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matc
 
 
 def _antecedent(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches], unit: Unit) -> list[str]:
-    """What a dismissal that names nothing ("Note it, move on.") sets aside: the point of the
-    nearest sentence before it in its block that names one (a note's paragraph runs through
-    several points, and the dismissal closes the one it follows); failing that, every finding
-    whose subject the block names."""
+    """What a dismissal that names nothing ("Note it, move on.") sets aside: the point it follows
+    in its block. Walking back from it, every finding whose subject a sentence names, up to and
+    including the nearest sentence that states a point (names a finding's subject and problem):
+    a note's paragraph runs through several points and the dismissal closes the last, with the
+    action and rating lines after it ("... 24 still in use. VSD; stop use. Critical."). With
+    nothing named before it, every finding whose subject the block names."""
     block_units = sorted(scan.units_of([unit.block]))
+    named: list[str] = []
     for v in reversed([v for v in block_units if v < unit.index]):
-        named = [f.id for f in spec.findings if v in matches[f.id].subject]
-        if named:
-            return named
+        named += [f.id for f in spec.findings if v in matches[f.id].subject and f.id not in named]
+        if any(v in matches[f.id].subject and v in matches[f.id].problem for f in spec.findings):
+            break
+    if named:
+        return named
     same_block = set(block_units)
     return [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
 

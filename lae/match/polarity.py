@@ -188,6 +188,20 @@ def _reported(text: str, start: int, end: int, pos: int) -> str | None:
     return None
 
 
+# A reporting verb followed by a preposition reports no clause unless a "that" opens one: "the point
+# Ms. Castellanos noted on May 13 has been overtaken" is the memo's verdict on a point someone noted.
+_REPORT_OBJECT_BEFORE = regex.compile(r"\s+(?:on|in|at|by|during|to|for|with|earlier|last|yesterday)\b(?![^.;:]*\bthat\b)")
+
+
+def _reported_speech(text: str, start: int, end: int, pos: int) -> str | None:
+    """The reporting cue whose clause holds ``pos`` (see :func:`_reported`), not one whose object came before it."""
+    cue = _reported(text, start, end, pos)
+    if cue is None:
+        return None
+    at = text.rfind(cue, start, pos)
+    return None if _REPORT_OBJECT_BEFORE.match(text, at + len(cue), pos) else cue
+
+
 def _asks(unit: str) -> bool:
     """The unit is a question: it ends with "?" (before closing marks and quotes)."""
     return unit.rstrip(" *\"')").endswith("?")
@@ -360,6 +374,8 @@ def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: in
         return False  # a condition or a purpose ("... so that it does not raise ..."), not a conclusion
     if text[start:cue_start].count('"') % 2 == 1:
         return False  # inside a quotation: someone else's words
+    if _reported_speech(text, start, end, cue_start):
+        return False  # "Derek says the guarantor needs no license": someone else's dismissal, not the memo's
     return not _TURN.search(text[cue_end:end])
 
 

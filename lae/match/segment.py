@@ -87,9 +87,11 @@ _ABBREV = frozenset(("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "ll
                      "n.y", "n.j", "fla", "ill", "mass", "cir", "app", "supp", "fed", "admin", "gen", "rul",
                      "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap",
                      # a note's shorthand: "prob. unenforceable", "poss. diversion", "Ack. para 4", "incl. fees"
-                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp"))
+                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp",
+                     "sched", "scheds", "subsec", "subpara", "pt", "pts"))
 _NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para", "ch", "cl", "ex", "exh", "sch",
-                            "fig", "s", "ss", "r", "rr", "reg", "regs"))
+                            "fig", "s", "ss", "r", "rr", "reg", "regs", "sched", "scheds", "subsec", "subpara", "pt",
+                            "pts"))
 _NUMBER_NEXT = regex.compile(r"[\d(§]")
 _END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")

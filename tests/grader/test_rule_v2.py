@@ -318,6 +318,10 @@ def test_a_dismissal_that_names_nothing_closes_the_point_it_follows_not_the_whol
     # with nothing named before it in the paragraph, it sets aside what the paragraph names
     alone = "Note it, move on. Section 11.3 is a broad-form indemnity for the landlord's own negligence."
     assert outcome(spec, alone, "F2").status == "dismissed"
+    # the point it closes runs on through the entry's action and rating lines, whatever they name
+    entry = ("Section 11.3 is a broad-form indemnity for the landlord's own negligence. Raise it before the renewal "
+             "option. High. Note it, move on.")
+    assert outcome(spec, entry, "F2").status == "dismissed"
 
 
 @pytest.mark.parametrize("aside", [

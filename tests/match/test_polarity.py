@@ -32,6 +32,10 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     ("In the MFW decision, the Delaware Supreme Court held that the vote cleanses the deal.", "cleanses", "law-in-abstract"),
     ("Where a director resigns over a disagreement, the company must file an 8-K.", "disagreement", "hypothetical"),
     ("Prudent boards will continue to follow MFW-style practices.", "mfw", "law-in-abstract"),
+    # a rule of any one of a kind, and how such rules are applied: the indefinite article makes the subject generic
+    ("A demand must be in writing and made under oath.", "under oath", "law-in-abstract"),
+    ("An attorney acting for the stockholder must provide a power of attorney.", "power of attorney", "law-in-abstract"),
+    ("These requirements are strictly enforced, but a deficient demand can be cured.", "strictly enforced", "law-in-abstract"),
     # a note that defers the point
     ("Release in para 4 -> check later, prob. unenforceable.", "unenforceable", "hedge"),
     ("GC told the board the notice was late -> wrong, it went out on time.", "notice was late", "reported"),
@@ -58,6 +62,12 @@ def test_not_asserted(sentence, at, kind):
     ("The covenant is void and the client should consider whether to renegotiate.", "void"),
     ("The agreement provides a 24-month term; that term makes the covenant void.", "void"),
     ("Under the Labor Code, the company must reimburse mileage it has withheld.", "reimburse"),
+    # the record's own demand takes the definite article; a rule the record breaks is asserted
+    ("The demand must be rejected because it was not made under oath.", "under oath"),
+    ("The requirements were not met: the demand was not made under oath.", "under oath"),
+    ("Carrow's demand is deficient: a demand must be under oath and this one was not.", "deficient"),
+    ("The guarantor is a listed entity and must be removed.", "listed entity"),
+    ("A license is required to ship the servers to Lumora because its parent is in Hangzhou.", "license"),
     ("The March 4 email shows the parent is in Shenzhen, so the shipment needed a license.", "license"),
     ("The leak of the committee's position means management should be walled off.", "leak"),
     ("Where the director resigned, the company filed no 8-K, so the filing is late.", "late"),
@@ -162,6 +172,13 @@ def test_governing_negation_and_double_negation():
     ("We are comfortable only if the license issues before the deposit.", False),
     ("Section 6.1 requires no less than 60 days' notice, and none was given.", False),
     ("The engineers need no longer be screened once the license issues.", False),
+    # someone else's dismissal, reported, is not the memo's; adopted, it is
+    ("Derek says the guarantor needs no license.", False),
+    ("The sales lead thinks this is not a problem.", False),
+    ("Derek says the guarantor needs no license, and I agree.", True),
+    ("I agree with Derek that the guarantor needs no license.", True),
+    ("agree w/ derek, the guarantor needs no license", True),
+    ("Derek said on Monday that the guarantor needs no license.", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text

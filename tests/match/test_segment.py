@@ -61,6 +61,12 @@ def test_abbreviations_do_not_end_sentences():
     assert len(seg.units) == 2
 
 
+def test_a_schedule_or_part_reference_does_not_end_a_sentence():
+    seg = segment("It breaches Sched. 3 para 2.3 and Pt. 4 of the plan. High. Fix it.")
+    assert [seg.text[u.start:u.end] for u in seg.units] == [
+        "it breaches sched. 3 para 2.3 and pt. 4 of the plan.", "high.", "fix it."]
+
+
 def test_no_ends_a_sentence_unless_a_number_follows():
     seg = segment("The committee cannot say no. We disagree. See No. 3 and s. 151 of the Act.")
     assert [seg.text[u.start:u.end] for u in seg.units] == [
