@@ -149,12 +149,18 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:it's|that's|it is|that is|this is) (?:probably |actually |all |perfectly )?(?:ok|okay|fine)"
     + _NOT_A_PENALTY + r"(?! to\b)",
     r"(?:not|n't) (?:that |too |very |overly |really )?(?:worried|concerned) about(?=\s*(?:[.;!]|$))",
+    # "i'm less worried than mei-ling -": less than the colleague who raised it, not less than some other point
+    r"(?:i'm|i am|we're|we are) (?:much |far )?less (?:worried|concerned)(?: than (?:[\p{L}'-]+ ?){1,2})?"
+    r"(?=\s*(?:[.;:!]|-|\u2014|$))",
     # a hurried note's offhand verdict: "i don't think that's a big deal", "this one is ok tho"
     # ... and with the point put first: "the hangzhou parent i don't think is an independent licensing problem"
     r"(?:i|we) (?:do not|don't) think (?:(?:this|that|it|there)(?:'s| is| was| are)?|is|are|was) (?:\S+ ){0,3}"
     r"(?:issue|problem|concern|deal|risk|exposure)s?",
     r"(?:i|we) (?:do not|don't) think (?:we|you|they) (?:need|have) to (?:do|change|worry)",
     r"(?:note|log|park) (?:it|this|that)(?:,|;| and| then)? (?:and |then )?move on",
+    # "... hit i'd park ->", "not an export point": a note shelving the point it follows
+    r"(?:i'd|i would|we'd|we would|let's|lets|i'll|we'll) park(?: (?:it|this|that))?(?= ?(?:->|[.;:,!]|$|for now|until))",
+    r"not an? (?:[\p{L}-]+ ){0,2}point(?![\p{L}])",
     # a clean bill's verdicts: "worked as drafted", "overtaken by events", "we are comfortable that",
     # "is ordinary deal pressure", "No written response ... is warranted"
     r"(?:worked|works|operated|operates|functioned|functions) as (?:drafted|intended|designed|written|planned)",
