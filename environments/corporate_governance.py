@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: e9b228f1d32bb0dd0160fb9ae93574736e30f71b52073b9b5bab0a8db7082e3a
+# root-sha256: c9d509c587c7593944f9c4eb5c9ae7c2166939f201f99007f13c192015d2027d
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -63,7 +63,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 46263f76f4e491f3a93a4fb9e903e115371ff3b022f69ff17b303846f4a21a96 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 54f49876511b2a0d3c8defdc8d00fc883d5f9407f66e620e138e22ebb5758733 lae.match.segment
+# module: a324280311a23b9c4e825f75a8d5d1cfa57857b3541e9e606e20c6e2d85b5ca3 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project

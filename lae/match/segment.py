@@ -323,7 +323,7 @@ class _Builder:
         return base
 
 
-# A table of parallel lists (a SWOT "| Strengths | Weaknesses | Opportunities | Threats |", "| Pros | Cons |"): a row
+# A table of parallel lists (a SWOT table's four columns, strengths to threats; pros and cons): a row
 # lines up unrelated points, one a column, so each cell is read on its own, sentence by sentence.
 _PARALLEL_COLUMN = regex.compile(r"(?:strengths?|weakness(?:es)?|opportunit(?:y|ies)|threats?|pros?|cons?|"
                                  r"(?:dis)?advantages?|benefits?|drawbacks?|upsides?|downsides?)")
