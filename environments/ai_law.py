@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 86ca53459827f2f9b3a4b638b02fce530341c5730bf94cdb5815b4640a8644c7
+# root-sha256: 5fbc603ad7567860f3139d677a81eda755260bfef1b440829490d56fdbf0c2c8
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,25 +52,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: abc460b90e8c8c627f13096d7303ecf6902ff287a006df221eb20c3c5acfbc56 lae.match._assertion_weights
-# module: b4d9be3e2fab05939fc64fab27113204ee11677791e498b99bba717f7bb26175 lae.match.assertion
-# module: 8e0ed2bc81927b82d15f048128fd31d4b309b971f4f24f55b513a33d7c762ac8 lae.match.cues
-# module: 218094fd17807ea13a6c6425767039a7f3a350f308c74db5985777c1b3bfbc28 lae.match.engine
+# module: 856dd07722c0372c881eb21ede419aee01636fbea698a2e6adac67621d2a34e7 lae.match._assertion_weights
+# module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
+# module: 77fabbd972d9433a3f0d658e95ccf22ba951f1cba477800fb4ae13cc0c3dfcbf lae.match.cues
+# module: 282e36f4e2e341ca65bf6f871655ea9205510ae0fa1b37653bb89edba2ce7b18 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 31c99e4a3395a219413e743063bb60e98cd83ae4b153cbbda839489eb819f8cb lae.match.polarity
+# module: 46263f76f4e491f3a93a4fb9e903e115371ff3b022f69ff17b303846f4a21a96 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 76f8d0686255d39abcfc04be14c39a1b41da6c8561645f8abc4c8a12a333c435 lae.match.segment
+# module: a324280311a23b9c4e825f75a8d5d1cfa57857b3541e9e606e20c6e2d85b5ca3 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":8365,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1195,"met":true,"over_credit":0.014648,"under_credit":0.075184,"validation_sha256":"6e67226844cbd34d10839c995caf96ba59de2fa45ddf7ab77945909a1ef7d32f"}
-# fidelity-summary: measured at 1.5% over-credit and 7.5% under-credit on 1195 labelled memos (8365 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.013937,"under_credit":0.070682,"validation_sha256":"b4bb604a233de4a4224e2d995c413d03fb53290bb76b47cdfbf21562e66a59e8"}
+# fidelity-summary: measured at 1.4% over-credit and 7.1% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

@@ -374,12 +374,26 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
             ("m_advice", min(1.0, _count_all("advice", text) / sentences)),
             ("m_stance", min(1.0, _count_all("stance", text) / sentences)),
             ("m_reported", min(1.0, _count_all("report", text) / sentences)),
-            ("m_question", min(1.0, _count_all("question", text) / sentences)),
+            ("m_question", min(1.0, _count_all("question", _without_answered_questions(text)) / sentences)),
             ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)),
             ("m_general", min(1.0, _count_all("general", text) / sentences)),
             ("m_example", min(1.0, _count_all("example", text) / sentences)),
             ("m_routine", min(1.0, _count_all("routine", text) / sentences)),
             ("m_teaching", min(1.0, _count_all("teaching", text) / sentences)))
+
+
+# A question the memo puts to itself and answers at once (a self-interview's or FAQ's "Q: ..." line, the next line
+# "A: ..."): answered, not left open, so it does not count toward the memo's rate of questions.
+_Q_LINE = regex.compile(r"\W*(?:q\d{0,2}|question)\W*[:.]")
+_A_LINE = regex.compile(r"\W*(?:a\d{0,2}|answer)\W*:")
+
+
+def _without_answered_questions(text: str) -> str:
+    """``text`` less each question line (:data:`_Q_LINE`) whose next non-blank line answers it (:data:`_A_LINE`)."""
+    lines = text.split("\n")
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    answered = {i for i, nxt in zip(filled, filled[1:]) if _Q_LINE.match(lines[i]) and _A_LINE.match(lines[nxt])}
+    return "\n".join(line for i, line in enumerate(lines) if i not in answered)
 
 
 def _count_all(kind: str, text: str) -> int:

@@ -127,6 +127,8 @@ DISMISSAL_V2: tuple[str, ...] = (
     IN_ORDER, r"(?:is|are|was|were) (?:duly |properly |fully )?moot",
     r"nothing (?:for \S+ |further )?to (?:address|do|flag|report)", r"nothing further",
     r"need not", r"no need(?! to know)", r"(?:do|does|would) not recommend",
+    # "the new hires need no license", "the shipment required no filing": what is not needed is no problem
+    r"(?:needs?|needed|requires?|required) no(?= (?!longer|later|more|less|fewer|sooner|earlier)\p{L})",
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
     r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
     r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
@@ -147,10 +149,18 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:it's|that's|it is|that is|this is) (?:probably |actually |all |perfectly )?(?:ok|okay|fine)"
     + _NOT_A_PENALTY + r"(?! to\b)",
     r"(?:not|n't) (?:that |too |very |overly |really )?(?:worried|concerned) about(?=\s*(?:[.;!]|$))",
+    # "i'm less worried than mei-ling -": less than the colleague who raised it, not less than some other point
+    r"(?:i'm|i am|we're|we are) (?:much |far )?less (?:worried|concerned)(?: than (?:[\p{L}'-]+ ?){1,2})?"
+    r"(?=\s*(?:[.;:!]|-|\u2014|$))",
     # a hurried note's offhand verdict: "i don't think that's a big deal", "this one is ok tho"
-    r"(?:i|we) (?:do not|don't) think (?:this|that|it|there)(?:'s| is| was| are)? (?:\S+ ){0,3}"
+    # ... and with the point put first: "the hangzhou parent i don't think is an independent licensing problem"
+    r"(?:i|we) (?:do not|don't) think (?:(?:this|that|it|there)(?:'s| is| was| are)?|is|are|was) (?:\S+ ){0,3}"
     r"(?:issue|problem|concern|deal|risk|exposure)s?",
     r"(?:i|we) (?:do not|don't) think (?:we|you|they) (?:need|have) to (?:do|change|worry)",
+    r"(?:note|log|park) (?:it|this|that)(?:,|;| and| then)? (?:and |then )?move on",
+    # "... hit i'd park ->", "not an export point": a note shelving the point it follows
+    r"(?:i'd|i would|we'd|we would|let's|lets|i'll|we'll) park(?: (?:it|this|that))?(?= ?(?:->|[.;:,!]|$|for now|until))",
+    r"not an? (?:[\p{L}-]+ ){0,2}point(?![\p{L}])",
     # a clean bill's verdicts: "worked as drafted", "overtaken by events", "we are comfortable that",
     # "is ordinary deal pressure", "No written response ... is warranted"
     r"(?:worked|works|operated|operates|functioned|functions) as (?:drafted|intended|designed|written|planned)",
@@ -250,6 +260,7 @@ REPORTED: tuple[str, ...] = (
 ADOPTION: tuple[str, ...] = (
     r"we agree", r"we concur", r"we share", r"correctly", r"rightly", r"accurately", r"we accept", r"as we",
     r"and we", r"we think", r"we believe", r"we consider", r"in our view", r"our view", r"we conclude",
+    r"i agree", r"i concur", r"i think", r"i believe", r"i conclude", r"in my view", r"agreed? w(?:ith|/)",
 )
 OTHER_MATTER: tuple[str, ...] = (
     r"(?:another|a different|an unrelated|a prior|a separate|a previous|an earlier|other) (?:matter|client|transaction|deal|case|engagement)",
@@ -270,6 +281,14 @@ LAW_IN_ABSTRACT: tuple[str, ...] = (
     r"stockholder|stockholders|fiduciaries|fiduciary|controller|controlling stockholder) "
     r"(?:must|bears?|has the burden|have the burden|is required to|are required to)(?= (?:show|prove|demonstrate|establish))",
     r"(?:plaintiffs|private plaintiffs|claimants|regulators|agencies) (?:may|can|could|often|have|generally)",
+    # a rule put of any one of a kind: the indefinite article makes the subject generic ("A demand must be in
+    # writing", "an attorney acting for the stockholder must provide ..."); the record's own demand takes "the"
+    # (a noun phrase: no verb or conjunction before the modal, "the guarantor is a listed entity and must be removed")
+    r"(?:a|an|any|every|each)(?: (?!(?:is|are|was|were|be|been|and|or|but|has|have|had|so)\b)\p{L}[\p{L}-]*){1,6} "
+    r"(?:must|shall|has to|need not)",
+    # how the rules just stated are applied ("These requirements are strictly enforced")
+    r"(?:these|those|such|the) (?:requirements|formalities|rules|conditions|deadlines|standards|tests) (?:are|is) "
+    r"(?:\p{L}+ )?(?:enforced|applied|construed|interpreted|policed)",
 
 )
 # What courts or the case law do in general, anywhere in the sentence ("Delaware courts have required ...").
@@ -442,7 +461,8 @@ QUESTION_IN_ORDER: tuple[str, ...] = (
     r"qualif(?:y|ies|ied)", r"exempt", r"effective(?:ly)?", r"timely", r"consistent", r"reasonable", r"authori[sz]ed",
     r"(?:have|has|had) (?:the )?(?:authority|power|right)", r"works?", r"hold(?: up)?", r"survive", r"bind",
     r"protect(?:ed|s)?", r"cover(?:ed|s)?", r"in order", r"on track", r"safe", r"fine", r"ok(?:ay)?", r"go ahead",
-    r"proceed",
+    r"proceed", r"complete[ds]?", r"approved", r"obtained", r"cleared", r"screened", r"considered", r"addressed",
+    r"received", r"on time",
 )
 QUESTION_WRONG: tuple[str, ...] = (
     r"unlawful(?:ly)?", r"illegal(?:ly)?", r"invalid", r"void", r"unenforceable", r"violat\S*", r"breach\S*",

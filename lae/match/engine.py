@@ -29,8 +29,8 @@ from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
-                                stance, verdict_cue, answer_verdict, has_verdict_words, speech_forbidden)
-from lae.match.segment import SMALL_SECTION_BLOCKS, Segmented, segment
+                                stance, verdict_cue, answer_verdict, answer_clears, has_verdict_words, speech_forbidden)
+from lae.match.segment import SMALL_SECTION_BLOCKS, Block, Segmented, Unit, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
 from lae.match.prefilter import TaskLiterals, LineIndex, prepare_pattern
@@ -98,6 +98,7 @@ class _Scan:
         self._hits: dict[str, Spans] = {}
         self._stance: dict[tuple[int, int | None], Stance] = {}
         self._dismissals: dict[int, str] | None = None
+        self._cleared: dict[int, tuple[int, int]] | None = None
         self._lists: dict[int, bool] = {}
         self._line_units: list[list[int]] | None = None
         self.lines = LineIndex(seg.text, lead)
@@ -223,11 +224,57 @@ class _Scan:
     def dismissal_cues(self) -> dict[int, str]:
         """Unit index -> the dismissal cue it holds (computed once)."""
         if self._dismissals is None:
-            self._dismissals = dismissal_cues_by_unit(self.seg.text, [(u.start, u.end) for u in self.seg.units])
+            found = dismissal_cues_by_unit(self.seg.text, [(u.start, u.end) for u in self.seg.units])
+            for u, (s, e) in self.cleared_answers().items():
+                found.setdefault(u, self.seg.text[s:e])
+            self._dismissals = found
         return self._dismissals
+
+    def cleared_answers(self) -> dict[int, tuple[int, int]]:
+        """Unit index -> the span of the answer in it that clears its question (:func:`_cleared_answers`)."""
+        if self._cleared is None:
+            self._cleared = _cleared_answers(self.seg)
+        return self._cleared
 
     def units_of(self, blocks: Iterable[int]) -> set[int]:
         return {u for b in blocks for u in self.block_units[b]}
+
+
+# A table that pairs questions with their answers ("| # | Question | Answer | Supporting document |"): a completed
+# questionnaire, each row a question and the memo's answer to it.
+_QUESTION_HEADER = regex.compile(r"\W*(?:questions?|query|queries|requests?)\W*")
+_ANSWER_HEADER = regex.compile(r"\W*(?:answers?|responses?|repl(?:y|ies))\W*")
+
+
+def _cleared_answers(seg: Segmented) -> dict[int, tuple[int, int]]:
+    """Units whose answer clears the question it answers (:func:`answer_clears`), with the answer's span: a
+    sentence after the question sentence, or a row of a question-and-answer table (its answer cell)."""
+    out: dict[int, tuple[int, int]] = {}
+    for q, a in zip(seg.units, seg.units[1:]):
+        span = answer_clears(seg.text, (q.start, q.end), (a.start, a.end))
+        if span and seg.blocks[a.block].kind != "row":
+            out[a.index] = span
+    columns: dict[int, tuple[int, int] | None] = {}
+    for u in seg.units:
+        block = seg.blocks[u.block]
+        if block.kind != "row" or block.header is None:
+            continue
+        if block.header not in columns:
+            columns[block.header] = _question_answer_columns(seg, seg.blocks[block.header])
+        pair = columns[block.header]
+        if pair and max(pair) < len(block.cells):
+            span = answer_clears(seg.text, block.cells[pair[0]], block.cells[pair[1]])
+            if span and u.start <= span[0] < u.end:
+                out[u.index] = span
+    return out
+
+
+def _question_answer_columns(seg: Segmented, header: Block) -> tuple[int, int] | None:
+    """The question column and the answer column of a header row, if it has both."""
+    names = [seg.text[s:e] for s, e in header.cells]
+    q = next((i for i, n in enumerate(names) if _QUESTION_HEADER.fullmatch(n)), None)
+    a = next((i for i, n in enumerate(names) if _ANSWER_HEADER.fullmatch(n)), None)
+    return (q, a) if q is not None and a is not None else None
 
 
 def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
@@ -334,7 +381,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             if live:
                 out[f.id][u] = f"finding-specific dismissal {live[0].phrase!r}"
     _status_dismissals(seg, spec, matches, out)
-    cues = scan.dismissal_cues()
+    cues, answered = scan.dismissal_cues(), scan.cleared_answers()
     for u in seg.units:
         block = seg.blocks[u.block]
         cue = "a section of points not escalated" if block.section == "declined" else cues.get(u.index)
@@ -344,14 +391,12 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             continue
         if _rated_risk(seg, block):
             continue  # a row or item that rates the point medium or above asserts it; its "irrelevant" answers an objection
-        named = _named_in(spec, matches, u.index)
-        if not named:
-            same_block = scan.units_of([u.block])
-            named = [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
+        named = _named_in(spec, matches, u.index) or _antecedent(scan, spec, matches, u)
         if not named and block.headings:
             heading_units = scan.units_of([block.headings[-1]])
             named = [f.id for f in spec.findings if heading_units & set(matches[f.id].subject)]
-        if block.section == "declined":  # the section, not a cue in the sentence, sets its points aside
+        if block.section == "declined" or u.index in answered:
+            # the section, or the answer to the question it is asked, not a cue in the sentence, sets the points aside
             for fid in named:
                 out[fid].setdefault(u.index, cue)
             continue
@@ -430,6 +475,25 @@ def _status_dismissals(seg: Segmented, spec: MatchSpec, matches: dict[str, _Matc
             continue
         for fid in _named_in(spec, matches, u.index):
             out[fid].setdefault(u.index, f"{_form_noun(block)} marked {passed!r}")
+
+
+def _antecedent(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches], unit: Unit) -> list[str]:
+    """What a dismissal that names nothing ("Note it, move on.") sets aside: the point it follows
+    in its block. Walking back from it, every finding whose subject a sentence names, up to and
+    including the nearest sentence that states a point (names a finding's subject and problem):
+    a note's paragraph runs through several points and the dismissal closes the last, with the
+    action and rating lines after it ("... 24 still in use. VSD; stop use. Critical."). With
+    nothing named before it, every finding whose subject the block names."""
+    block_units = sorted(scan.units_of([unit.block]))
+    named: list[str] = []
+    for v in reversed([v for v in block_units if v < unit.index]):
+        named += [f.id for f in spec.findings if v in matches[f.id].subject and f.id not in named]
+        if any(v in matches[f.id].subject and v in matches[f.id].problem for f in spec.findings):
+            break
+    if named:
+        return named
+    same_block = set(block_units)
+    return [f.id for f in spec.findings if same_block & set(matches[f.id].subject)]
 
 
 def _named_in(spec: MatchSpec, matches: dict[str, _Matches], u: int) -> list[str]:

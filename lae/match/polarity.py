@@ -27,7 +27,7 @@ from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
 
 __all__ = ["Stance", "stance", "compile_cues", "negated_before", "count_negators", "governed_by_negation", "speech_forbidden", "dismissal_cue", "dismissal_holds", "clause_start",
-           "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "has_verdict_words", "answer_verdict", "minimized_before",
+           "dismissal_cues_by_unit", "escalation_cue", "verdict_cue", "has_verdict_words", "answer_verdict", "answer_clears", "minimized_before",
            "correction_around", "is_keyword_list", "NEGATION_SCOPE_WORDS"]
 
 NEGATION_SCOPE_WORDS = 6  # a negator denies what follows within this many words (and the same clause);
@@ -186,6 +186,20 @@ def _reported(text: str, start: int, end: int, pos: int) -> str | None:
             continue
         return m.group(0)
     return None
+
+
+# A reporting verb followed by a preposition reports no clause unless a "that" opens one: "the point
+# Ms. Castellanos noted on May 13 has been overtaken" is the memo's verdict on a point someone noted.
+_REPORT_OBJECT_BEFORE = regex.compile(r"\s+(?:on|in|at|by|during|to|for|with|earlier|last|yesterday)\b(?![^.;:]*\bthat\b)")
+
+
+def _reported_speech(text: str, start: int, end: int, pos: int) -> str | None:
+    """The reporting cue whose clause holds ``pos`` (see :func:`_reported`), not one whose object came before it."""
+    cue = _reported(text, start, end, pos)
+    if cue is None:
+        return None
+    at = text.rfind(cue, start, pos)
+    return None if _REPORT_OBJECT_BEFORE.match(text, at + len(cue), pos) else cue
 
 
 def _asks(unit: str) -> bool:
@@ -360,6 +374,8 @@ def dismissal_holds(text: str, start: int, cue_start: int, cue_end: int, end: in
         return False  # a condition or a purpose ("... so that it does not raise ..."), not a conclusion
     if text[start:cue_start].count('"') % 2 == 1:
         return False  # inside a quotation: someone else's words
+    if _reported_speech(text, start, end, cue_start):
+        return False  # "Derek says the guarantor needs no license": someone else's dismissal, not the memo's
     return not _TURN.search(text[cue_end:end])
 
 
@@ -406,10 +422,9 @@ _ANSWER = regex.compile(ANSWER)
 _QUESTION_MODAL = regex.compile(QUESTION_MODAL)
 
 
-def answer_verdict(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[int, int, str] | None:
-    """The yes or no that opens the unit ``answer`` when it answers the question ``question`` (the
-    unit before it) so as to find a problem: "No" to whether something is in order, "Yes" to
-    whether something is wrong. None for any other answer or question, or a negated question."""
+def _answer_reading(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[regex.Match, bool] | None:
+    """The yes or no opening the unit ``answer`` and whether it finds a problem, when ``question`` asks
+    plainly whether something is in order or whether it is wrong (not both, not negated); else None."""
     m = _ANSWER.match(text, *answer)
     q_start, q_end = question
     if m is None or not _asks(text[q_start:q_end]):
@@ -418,10 +433,34 @@ def answer_verdict(text: str, question: tuple[int, int], answer: tuple[int, int]
     if cues["negator"].search(text, q_start, q_end):
         return None
     in_order = bool(cues["in_order"].search(text, q_start, q_end) or _QUESTION_MODAL.match(text, q_start, q_end))
-    if in_order == bool(cues["wrong"].search(text, q_start, q_end)) or (m["answer"] == "no") != in_order:
+    if in_order == bool(cues["wrong"].search(text, q_start, q_end)):
         return None
-    asked = "in order" if in_order else "wrong"
+    return m, (m["answer"] == "no") == in_order
+
+
+def answer_verdict(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[int, int, str] | None:
+    """The yes or no that opens the unit ``answer`` when it answers the question ``question`` (the
+    unit before it) so as to find a problem: "No" to whether something is in order, "Yes" to
+    whether something is wrong. None for any other answer or question, or a negated question."""
+    read = _answer_reading(text, question, answer)
+    if read is None or not read[1]:
+        return None
+    m = read[0]
+    asked = "in order" if m["answer"] == "no" else "wrong"
     return m.start("answer"), m.end("answer"), f"{m['answer']!r} to whether it is {asked}"
+
+
+_ANSWER_ENDS = regex.compile(r"\s*(?:[.!:]|$)")
+
+
+def answer_clears(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[int, int] | None:
+    """The mirror of :func:`answer_verdict`: a bare "Yes." to whether something is in order, or "No." to
+    whether it is wrong ("Has due diligence been completed? | Yes. File 0317 is cleared."), which sets the
+    point aside. A "yes, but ..." qualifies the answer and clears nothing. Returns the answer's span, its
+    closing mark included."""
+    read = _answer_reading(text, question, answer)
+    ends = None if read is None or read[1] else _ANSWER_ENDS.match(text, read[0].end("answer"), answer[1])
+    return (read[0].start("answer"), ends.end()) if ends else None
 
 
 def correction_around(text: str, start: int, pos: int, pos_end: int, end: int) -> str | None:

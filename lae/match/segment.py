@@ -87,9 +87,11 @@ _ABBREV = frozenset(("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "ll
                      "n.y", "n.j", "fla", "ill", "mass", "cir", "app", "supp", "fed", "admin", "gen", "rul",
                      "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap",
                      # a note's shorthand: "prob. unenforceable", "poss. diversion", "Ack. para 4", "incl. fees"
-                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp"))
+                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp",
+                     "sched", "scheds", "subsec", "subpara", "pt", "pts"))
 _NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para", "ch", "cl", "ex", "exh", "sch",
-                            "fig", "s", "ss", "r", "rr", "reg", "regs"))
+                            "fig", "s", "ss", "r", "rr", "reg", "regs", "sched", "scheds", "subsec", "subpara", "pt",
+                            "pts"))
 _NUMBER_NEXT = regex.compile(r"[\d(§]")
 _END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
@@ -321,6 +323,18 @@ class _Builder:
         return base
 
 
+# A table of parallel lists (a SWOT table's four columns, strengths to threats; pros and cons): a row
+# lines up unrelated points, one a column, so each cell is read on its own, sentence by sentence.
+_PARALLEL_COLUMN = regex.compile(r"(?:strengths?|weakness(?:es)?|opportunit(?:y|ies)|threats?|pros?|cons?|"
+                                 r"(?:dis)?advantages?|benefits?|drawbacks?|upsides?|downsides?)")
+
+
+def _parallel_columns(text: str, header: Block) -> bool:
+    """Whether a table's header row names parallel lists, every column one (:data:`_PARALLEL_COLUMN`)."""
+    cells = [text[s:e].strip("* ") for s, e in header.cells]
+    return len(cells) >= 2 and all(map(_PARALLEL_COLUMN.fullmatch, cells))
+
+
 WORD_BEFORE_REACH = 40  # characters searched back for the word before a full stop (more only when it is longer)
 
 
@@ -406,17 +420,20 @@ def segment(text: str, masked: Sequence[tuple[int, int]] = (), norm: NormalizedT
         pos += len(line) + 1
     units: list[Unit] = []
     for b in builder.blocks:
-        if b.kind == "row":
+        if b.kind == "row" and b.header is not None and _parallel_columns(blanked, builder.blocks[b.header]):
+            for cell_start, cell_end in b.cells:
+                _split_sentences(blanked, b.index, cell_start, cell_end, units)
+        elif b.kind == "row":
             units.append(Unit(len(units), b.index, b.start, b.end))
         else:
             _split_sentences(blanked, b.index, b.start, b.end, units)
-    blocks = _field_tables(blanked, _reviewed_draft(blanked, _verdict_declined(blanked, builder.blocks)))
+    blocks, table_records = _field_tables(blanked, _reviewed_draft(blanked, _verdict_declined(blanked, builder.blocks)))
     sections: dict[tuple[int, ...], list[int]] = {}
     for b in blocks:
         if b.kind != "heading":
             sections.setdefault(b.headings, []).append(b.index)
     return Segmented(norm, blanked, blocks, tuple(units), tuple(u.start for u in units), sections,
-                     {**_field_records(blanked, blocks), **_table_records(blanked, blocks)}, _turns(blocks, builder.speakers))
+                     {**_field_records(blanked, blocks), **table_records}, _turns(blocks, builder.speakers))
 
 
 def _turns(blocks: Sequence[Block], speakers: dict[int, str]) -> dict[int, tuple[int, ...]]:
@@ -474,7 +491,8 @@ _REVIEW_TITLE = regex.compile(r"(?:[\w.]+[.)]\s+)?(?:self[- ]review|review of (?
                               r"confirmed (?:issues|findings))\b")
 _WITHDRAWN = regex.compile(r"[\W_]*(?:withdrawn|withdraw|dropped|drop|rejected|removed|struck|deleted|discarded|ruled out)"
                            r"\s*(?:item|issue|point|no\.?)?\s*#?(\d{1,2})(?!\d)")
-_ITEM_NUMBER = regex.compile(r"[ \t]*(\d{1,2})[.)]")
+# an item's number: its list marker ("11. ..."), or text after a bullet, as a .docx numbered list reads ("- 11. ...")
+_ITEM_NUMBER = regex.compile(r"[ \t]*(?:[-*+\u2022][ \t]+)?(\d{1,2})[.)]")
 
 
 def _reviewed_draft(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
@@ -491,7 +509,7 @@ def _reviewed_draft(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
                      for m in [_WITHDRAWN.match(text, b.start, b.end)] if m}
         dropped: set[int] = set()
         for b in body:
-            m = _ITEM_NUMBER.match(text, text.rfind("\n", 0, b.start) + 1, b.start) if b.kind == "item" else None
+            m = _ITEM_NUMBER.match(text, text.rfind("\n", 0, b.start) + 1, b.end) if b.kind == "item" else None
             if (m and int(m.group(1)) in withdrawn and b.parent is None) or b.parent in dropped:
                 dropped.add(b.index)
                 if b.section == "analysis":
@@ -526,25 +544,20 @@ def _is_field_table(text: str, blocks: Sequence[Block], header: int, rows: list[
         r.cells and _ASSESSING_FIELD.fullmatch(text[r.cells[0][0]:r.cells[0][1]].strip("* ")) for r in rows)
 
 
-def _field_tables(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
-    """A field table that assesses (:func:`_is_field_table`) is read as analysis, its header row too."""
+def _field_tables(text: str, blocks: Sequence[Block]) -> tuple[tuple[Block, ...], dict[int, tuple[int, ...]]]:
+    """A field table that assesses (:func:`_is_field_table`) is read as analysis, its header row too, and its
+    rows are one record (one finding's discussion, like a field record): the blocks, and each row's record."""
     out = list(blocks)
+    records: dict[int, tuple[int, ...]] = {}
     for header, rows in _table_rows(blocks).items():
-        if _is_field_table(text, blocks, header, rows):
-            for b in (blocks[header], *rows):
-                if b.section == "recital" and not (b.headings and blocks[b.headings[-1]].section == "recital"):
-                    out[b.index] = replace(b, section="analysis")
-    return tuple(out)
-
-
-def _table_records(text: str, blocks: Sequence[Block]) -> dict[int, tuple[int, ...]]:
-    """Each assessing field table's rows, one record: one finding's discussion, like a field record."""
-    out: dict[int, tuple[int, ...]] = {}
-    for header, rows in _table_rows(blocks).items():
-        if _is_field_table(text, blocks, header, rows):
-            record = tuple(r.index for r in rows)
-            out.update({r.index: record for r in rows})
-    return out
+        if not _is_field_table(text, blocks, header, rows):
+            continue
+        for b in (blocks[header], *rows):
+            if b.section == "recital" and not (b.headings and blocks[b.headings[-1]].section == "recital"):
+                out[b.index] = replace(b, section="analysis")
+        record = tuple(r.index for r in rows)
+        records.update({r.index: record for r in rows})
+    return tuple(out), records
 
 
 def _field_records(text: str, blocks: Sequence[Block]) -> dict[int, tuple[int, ...]]:

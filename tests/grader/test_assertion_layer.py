@@ -449,3 +449,15 @@ def test_an_inner_node_value_is_the_row_weighted_mean_of_its_leaves():
              {"is_leaf": True, "left": 0, "right": 0, "value": -2.0, "count": 1},
              {"is_leaf": True, "left": 0, "right": 0, "value": 4.0, "count": 0}]
     assert tr._inner_values(nodes) == [0.25, 1.0, -2.0, -2.0, 4.0]
+
+
+def test_a_question_the_memo_answers_at_once_is_not_an_open_one():
+    """A self-interview or FAQ asks itself a question and answers it on the next line ("Q: ..." / "A: ..."):
+    its questions are answered, not left open, and do not count toward the memo's rate of questions."""
+    pairs = "\n\n".join(f"**Q:** Is the renewal notice for unit {i} late?\n\n**A:** Yes. It went out after June 30, "
+                        "so the option lapsed." for i in range(1, 4))
+    assert feats(pairs)["m_question"] == 0
+    open_questions = "\n\n".join(f"**Q:** Is the renewal notice for unit {i} late?" for i in range(1, 4))
+    assert feats(open_questions + "\n\nThe deadline is June 30.")["m_question"] > 0.5
+    unanswered = pairs.replace("**A:** Yes.", "Yes.")  # no answer label: the question stands as asked
+    assert feats(unanswered)["m_question"] > 0

@@ -309,6 +309,21 @@ def test_a_dismissal_of_some_other_thing_leaves_the_finding(spec):
     assert outcome(spec, about_it, "F2").status == "dismissed"
 
 
+def test_a_dismissal_that_names_nothing_closes_the_point_it_follows_not_the_whole_paragraph(spec):
+    # a note's paragraph runs through several points; "note it, move on" sets aside the last one only
+    text = ("Renewal option (s. 9.1): the 6/30 deadline is about to lapse and the option will be lost. "
+            "Section 11.3 is a broad-form indemnity for the landlord's own negligence. Note it, move on.")
+    assert outcome(spec, text, "F2").status == "dismissed"
+    assert outcome(spec, text, "F1").status != "dismissed"
+    # with nothing named before it in the paragraph, it sets aside what the paragraph names
+    alone = "Note it, move on. Section 11.3 is a broad-form indemnity for the landlord's own negligence."
+    assert outcome(spec, alone, "F2").status == "dismissed"
+    # the point it closes runs on through the entry's action and rating lines, whatever they name
+    entry = ("Section 11.3 is a broad-form indemnity for the landlord's own negligence. Raise it before the renewal "
+             "option. High. Note it, move on.")
+    assert outcome(spec, entry, "F2").status == "dismissed"
+
+
 @pytest.mark.parametrize("aside", [
     "It is irrelevant that the tenant's credit rating is strong.",
     "It makes no difference that the tenant's insurer is rated A.",
@@ -541,3 +556,26 @@ def test_a_dismissal_of_an_objection_beside_the_asserted_problem_does_not_dismis
 def test_a_dismissal_of_the_finding_itself_still_dismisses_it(spec, text):
     out = analyze_text(spec[0], text).finding("F2")
     assert not out.credited and out.status in ("dismissed", "no-problem")
+
+
+def test_a_swot_strength_is_not_escalated_by_the_weakness_beside_it(spec):
+    """A SWOT row lines up unrelated points: the Strengths cell that states the parking addendum's history
+    is read on its own, not with the Weaknesses cell's risk words beside it (as a row of one point is)."""
+    swot = ("| Strengths | Weaknesses | Opportunities | Threats |\n|---|---|---|---|\n"
+            "| The parking addendum was replaced by the garage license. | The renewal notice deadline lapses on June 30, "
+            "2025, a serious risk. | Serve notice now. | The landlord could re-let. |")
+    out = analyze_text(spec[0], swot)
+    assert not out.distractors[0].flagged
+    assert analyze_text(spec[0], swot.replace("Strengths | Weaknesses", "Issue | Facts")).distractors[0].flagged
+
+
+@pytest.mark.parametrize(("answer", "raised"), [("Yes.", False), ("No.", True), ("Yes, but", True)])
+def test_a_questionnaire_answer_that_clears_its_question_sets_the_point_aside(spec, answer, raised):
+    """A completed questionnaire's row asks whether a point is in order and answers it: "Yes." clears the
+    point the row names, whatever facts the answer then recites; "No." finds the problem; a qualified
+    "Yes, but ..." clears nothing."""
+    row = ("| # | Question | Answer |\n|---|---|---|\n| 1 | Has the renewal option been exercised on time? | "
+           f"{answer} The renewal notice deadline lapses on June 30, 2025 and the client would lose the premises. |")
+    assert ("F1" in credited(spec, row)) is raised
+    prose = row.replace("| # | Question | Answer |\n|---|---|---|\n| 1 | ", "").replace(" | ", "\n\n").rstrip(" |")
+    assert ("F1" in credited(spec, prose)) is raised

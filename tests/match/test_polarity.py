@@ -32,6 +32,10 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     ("In the MFW decision, the Delaware Supreme Court held that the vote cleanses the deal.", "cleanses", "law-in-abstract"),
     ("Where a director resigns over a disagreement, the company must file an 8-K.", "disagreement", "hypothetical"),
     ("Prudent boards will continue to follow MFW-style practices.", "mfw", "law-in-abstract"),
+    # a rule of any one of a kind, and how such rules are applied: the indefinite article makes the subject generic
+    ("A demand must be in writing and made under oath.", "under oath", "law-in-abstract"),
+    ("An attorney acting for the stockholder must provide a power of attorney.", "power of attorney", "law-in-abstract"),
+    ("These requirements are strictly enforced, but a deficient demand can be cured.", "strictly enforced", "law-in-abstract"),
     # a note that defers the point
     ("Release in para 4 -> check later, prob. unenforceable.", "unenforceable", "hedge"),
     ("GC told the board the notice was late -> wrong, it went out on time.", "notice was late", "reported"),
@@ -58,6 +62,12 @@ def test_not_asserted(sentence, at, kind):
     ("The covenant is void and the client should consider whether to renegotiate.", "void"),
     ("The agreement provides a 24-month term; that term makes the covenant void.", "void"),
     ("Under the Labor Code, the company must reimburse mileage it has withheld.", "reimburse"),
+    # the record's own demand takes the definite article; a rule the record breaks is asserted
+    ("The demand must be rejected because it was not made under oath.", "under oath"),
+    ("The requirements were not met: the demand was not made under oath.", "under oath"),
+    ("Carrow's demand is deficient: a demand must be under oath and this one was not.", "deficient"),
+    ("The guarantor is a listed entity and must be removed.", "listed entity"),
+    ("A license is required to ship the servers to Lumora because its parent is in Hangzhou.", "license"),
     ("The March 4 email shows the parent is in Shenzhen, so the shipment needed a license.", "license"),
     ("The leak of the committee's position means management should be walled off.", "leak"),
     ("Where the director resigned, the company filed no 8-K, so the filing is late.", "late"),
@@ -136,6 +146,17 @@ def test_governing_negation_and_double_negation():
     ("fed at carteret is ok tho: the april group is outside the lookback", True),
     ("the GC pulled the memos in feb so thats not where the risk is anymore", True),
     ("i dont think we need to do anything on personnel", True),
+    ("the hangzhou parent i don't think is an independent licensing problem anymore", True),
+    ("suzhou guarantor hit. a guarantee isn't an export. note it, move on.", True),
+    ("suzhou guarantor entity list hit i'd park -> it's a payment guarantee, no items go to it", True),
+    ("it's only a payment guarantee -> not an export point, leave to credit team", True),
+    ("the parent i don't think is disclosed anywhere, which breaches 6.1(c)", False),
+    ("we'd park the servers in Kwai Chung -> an export to China", False),
+    ("on who gets it though i'm less worried than mei-ling - 8.2 puts licensing on lumora", True),
+    ("We are less worried about the timing than the parent, which makes the shipment licensable.", False),
+    ("i'm less worried than mei-ling.", True),
+    ("the destination is not the point: the parent is in Hangzhou", False),
+    ("note it and we will move on to the deductions, which are unlawful", False),
     ("i dont think the exemption applies, so the drivers are owed overtime", False),
     ("the repayment clause is not ok", False),
     # a clean bill's verdicts
@@ -148,11 +169,23 @@ def test_governing_negation_and_double_negation():
     ("The arrangements are in good order and the deposit can go ahead.", True),
     ("Including him in the Form 8-K is accurate.", True),
     ("The two agreements raise no export concern.", True),
+    ("The new hires need no license for the repository access their teams use.", True),
+    ("Their H-1B transfer and STEM OPT arrangements require no action from Northlake.", True),
+    ("The Abu Dhabi shipment required no filing.", True),
     # ... and what only looks like one
     ("Key custody no longer works as designed.", False),
     ("Meridian should tell HSB in writing that no release to China is acceptable.", False),
     ("The recusal clause and the 2021 wording are acceptable substitutes for Section 3.4.", False),
     ("We are comfortable only if the license issues before the deposit.", False),
+    ("Section 6.1 requires no less than 60 days' notice, and none was given.", False),
+    ("The engineers need no longer be screened once the license issues.", False),
+    # someone else's dismissal, reported, is not the memo's; adopted, it is
+    ("Derek says the guarantor needs no license.", False),
+    ("The sales lead thinks this is not a problem.", False),
+    ("Derek says the guarantor needs no license, and I agree.", True),
+    ("I agree with Derek that the guarantor needs no license.", True),
+    ("agree w/ derek, the guarantor needs no license", True),
+    ("Derek said on Monday that the guarantor needs no license.", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text

@@ -61,6 +61,12 @@ def test_abbreviations_do_not_end_sentences():
     assert len(seg.units) == 2
 
 
+def test_a_schedule_or_part_reference_does_not_end_a_sentence():
+    seg = segment("It breaches Sched. 3 para 2.3 and Pt. 4 of the plan. High. Fix it.")
+    assert [seg.text[u.start:u.end] for u in seg.units] == [
+        "it breaches sched. 3 para 2.3 and pt. 4 of the plan.", "high.", "fix it."]
+
+
 def test_no_ends_a_sentence_unless_a_number_follows():
     seg = segment("The committee cannot say no. We disagree. See No. 3 and s. 151 of the Act.")
     assert [seg.text[u.start:u.end] for u in seg.units] == [
@@ -291,3 +297,27 @@ def test_a_field_table_whose_rows_assess_is_one_record_of_analysis():
     terms = segment(issue.replace("| Status |", "| Parties |").replace("| Consequence |", "| Term |"))
     assert all(b.section == "recital" for b in terms.blocks if b.kind == "row" and b.header is not None)
     assert all(terms.record_of(b.index) == () for b in terms.blocks)
+
+
+@pytest.mark.parametrize("header", ["| Strengths | Weaknesses | Opportunities | Threats |", "| **Pros** | **Cons** |"])
+def test_a_table_of_parallel_lists_reads_each_cell_on_its_own(header):
+    """A SWOT or pros-and-cons table lines up unrelated points in a row, one a column: each cell's
+    sentences are units of their own. Any other row stays one unit (its cells say one thing)."""
+    cells = ["The chiller point is a non-issue.", "The deposit is unlawful. It must go back."][:len(header.split("|")) - 2]
+    cells += ["Renegotiate now."] * (len(header.split("|")) - 2 - len(cells))
+    seg = segment(f"# Review\n\n{header}\n|---|---|\n| {' | '.join(cells)} |")
+    row = [b for b in seg.blocks if b.kind == "row"][-1]
+    got = [seg.text[u.start:u.end] for u in seg.units if u.block == row.index]
+    assert got == [s.lower() for c in cells for s in c.replace(". ", ".\n").split("\n")]
+    plain = segment(f"# Review\n\n| Issue | Facts | Risk |\n|---|---|---|\n| {' | '.join(cells[:3] + ['x'] * (3 - len(cells[:3])))} |")
+    assert sum(u.block == [b for b in plain.blocks if b.kind == "row"][-1].index for u in plain.units) == 1
+
+
+def test_a_draft_item_numbered_after_its_bullet_is_withdrawn_by_number():
+    """A .docx numbered list reads as a bullet with its number as text ("- 2. The parking ..."): the review's
+    "Withdrawn 2" reaches it as it reaches "2. The parking ..."."""
+    docx = DRAFT_THEN_REVIEW.replace("\n1. The renewal notice is late.\n2.", "\n- 1. The renewal notice is late.\n- 2.")
+    assert "- 2. The parking" in docx
+    by_text = {(b.kind, segment(docx).text[b.start:b.end]): b.section for b in segment(docx).blocks}
+    assert by_text[("item", "2. the parking addendum is a liability risk.")] == "declined"
+    assert by_text[("item", "1. the renewal notice is late.")] == "analysis"
