@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 11cb88af4cc2523701dae875565fd1b620322eb869bea907b083ac267d1af35a
+# root-sha256: fe20e0e8b94ccc273676d4fd25df6093f6c75bcc5c6720852178e5eb988e63b6
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -61,9 +61,9 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 46263f76f4e491f3a93a4fb9e903e115371ff3b022f69ff17b303846f4a21a96 lae.match.polarity
+# module: 8bd4aeb5090373a785f9de39bac9e0d1acd1f4cdf9855c7fa8295574ca3b2521 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: a324280311a23b9c4e825f75a8d5d1cfa57857b3541e9e606e20c6e2d85b5ca3 lae.match.segment
+# module: 9ae3413a9ff6fb967e28ee4ee7d369de143e53b27ab2ec017a8d15d5c49557ed lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project

@@ -174,7 +174,8 @@ def _governs(text: str, cue_end: int, pos: int) -> bool:
     return cue_end <= pos and not _patterns()["strong_break"].search(text, cue_end, pos)
 
 
-def _reported(text: str, start: int, end: int, pos: int) -> str | None:
+def _reported(text: str, start: int, end: int, pos: int) -> regex.Match | None:
+    """The reporting cue (another's view, a document reciting) that governs ``pos``, unless the unit adopts it."""
     cues = _cues()
     if cues["adoption"].search(text, start, end):
         return None
@@ -184,7 +185,7 @@ def _reported(text: str, start: int, end: int, pos: int) -> str | None:
         before = text[clause_start(text, start, m.start()):m.start()]
         if cues["we"].search(before) or _AS_LEAD.search(before):
             continue
-        return m.group(0)
+        return m
     return None
 
 
@@ -195,11 +196,8 @@ _REPORT_OBJECT_BEFORE = regex.compile(r"\s+(?:on|in|at|by|during|to|for|with|ear
 
 def _reported_speech(text: str, start: int, end: int, pos: int) -> str | None:
     """The reporting cue whose clause holds ``pos`` (see :func:`_reported`), not one whose object came before it."""
-    cue = _reported(text, start, end, pos)
-    if cue is None:
-        return None
-    at = text.rfind(cue, start, pos)
-    return None if _REPORT_OBJECT_BEFORE.match(text, at + len(cue), pos) else cue
+    m = _reported(text, start, end, pos)
+    return None if m is None or _REPORT_OBJECT_BEFORE.match(text, m.end(), pos) else m.group(0)
 
 
 def _asks(unit: str) -> bool:
@@ -244,9 +242,9 @@ def stance(text: str, start: int, end: int, pos: int | None = None, *, row: bool
             '"' in text[start:m.start()] or _DEFINIENS.match(text, m.end()) or _DEFINING.search(text, m.end(), end)
             or not m.group(0).startswith(("means", "refers"))):
         return Stance("definition", m.group(0))  # "X means a ...", '"X" means ...'; not "X means management should"
-    cue = _reported(text, start, end, pos)
-    if cue:
-        return Stance("reported", cue)
+    m = _reported(text, start, end, pos)
+    if m:
+        return Stance("reported", m.group(0))
     if is_keyword_list(_cell_at(text, start, end, pos) if row else unit):
         return Stance("keyword-list", "a bare list of terms")
     return Stance(None)

@@ -78,20 +78,19 @@ _DECLINED = regex.compile(r"\b(?:not issues?|non-issues?|no issues?|not (?:escal
                           r"(?:items|matters|points) (?:we|that we) (?:do|did) not)\b")
 _RECOMMEND = regex.compile(r"\b(?:recommendations?|recommended actions?|next steps|action items?|actions|"
                            r"remediation|remedial steps|what to do|proposed steps)\b")
-_ABBREV = frozenset(("sec", "secs", "no", "nos", "inc", "co", "corp", "ltd", "llc", "u.s", "e.g", "i.e", "v", "vs",
-                     "mr", "mrs", "ms", "dr", "st", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
-                     "oct", "nov", "dec", "art", "para", "cf", "al", "approx", "est", "fig", "p", "pp", "ch", "cl",
-                     "id", "reg", "regs", "stat", "u.s.c", "c.f.r", "del", "ann", "ct", "n.d", "s.d", "e.d", "w.d",
-                     "cal", "tex", "sdn", "bhd", "pte", "rev", "plc", "dept", "govt", "jr", "sr", "bros", "ex",
-                     "exh", "sch", "pty", "gmbh", "prop", "lab", "prof", "bus", "civ", "proc", "crim", "n.j.s.a",
-                     "n.y", "n.j", "fla", "ill", "mass", "cir", "app", "supp", "fed", "admin", "gen", "rul",
-                     "cong", "amend", "const", "educ", "emp", "ins", "s", "ss", "r", "rr", "b", "cap",
-                     # a note's shorthand: "prob. unenforceable", "poss. diversion", "Ack. para 4", "incl. fees"
-                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp",
-                     "sched", "scheds", "subsec", "subpara", "pt", "pts"))
+# "No. 3", "s. 151", "p. 4": these abbreviate only before a number (and are abbreviations there)
 _NUMBER_ABBREV = frozenset(("no", "nos", "p", "pp", "art", "sec", "secs", "para", "ch", "cl", "ex", "exh", "sch",
                             "fig", "s", "ss", "r", "rr", "reg", "regs", "sched", "scheds", "subsec", "subpara", "pt",
                             "pts"))
+_ABBREV = frozenset(("inc", "co", "corp", "ltd", "llc", "u.s", "e.g", "i.e", "v", "vs", "mr", "mrs", "ms", "dr", "st",
+                     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "cf", "al",
+                     "approx", "est", "id", "stat", "u.s.c", "c.f.r", "del", "ann", "ct", "n.d", "s.d", "e.d", "w.d",
+                     "cal", "tex", "sdn", "bhd", "pte", "rev", "plc", "dept", "govt", "jr", "sr", "bros", "pty", "gmbh",
+                     "prop", "lab", "prof", "bus", "civ", "proc", "crim", "n.j.s.a", "n.y", "n.j", "fla", "ill", "mass",
+                     "cir", "app", "supp", "fed", "admin", "gen", "rul", "cong", "amend", "const", "educ", "emp", "ins",
+                     "b", "cap",
+                     # a note's shorthand: "prob. unenforceable", "poss. diversion", "Ack. para 4", "incl. fees"
+                     "prob", "poss", "ack", "incl", "excl", "req", "reqd", "agmt", "mgmt", "cttee", "resp")) | _NUMBER_ABBREV
 _NUMBER_NEXT = regex.compile(r"[\d(§]")
 _END_RE = regex.compile(r"[.!?]+[\"')\]*]*(?= )")
 _WORD_BEFORE_RE = regex.compile(r"([\p{L}.]+)$")
