@@ -344,6 +344,12 @@ ITEM_PASS_MARK = r"[\s*]*(?:\[\s*(?:ok|okay|pass(?:ed)?|fine|[\u2713\u2714\u2705
 # A triage column asks of each row whether its point deserves attention ("Worth a look?", "Escalate?",
 # "Action needed?", "Concern?", "Real issue?"): a negative answer ("No", "Probably not", "Unlikely") sets the
 # row's point aside as a passing status does; "Yes" or "Maybe" adds nothing to what the row itself says.
+# A table column of another party's position ("Their draft / position", "Counterparty's view", "Management
+# position"): what its cells say is that party's, reported, not the memo's own view (SPEC section 3).
+OTHER_SIDE_COLUMN = (r"^\W*(?:their|the other side'?s?|other side'?s?|counterpart(?:y|ies)'?s?|opposing (?:party|counsel)'?s?|"
+                     r"management'?s?|(?:the )?business(?: team)?'?s?|regulator'?s?|claimants?'?s?|plaintiffs?'?s?)"
+                     r"(?: current| opening| first| initial| likely| proposed)?"
+                     r" (?:draft|position|view|proposal|ask|demand|argument|stance|plan|line|request|offer|case)s?\b")
 TRIAGE_COLUMN = (r"^\W*(?:is (?:it|this) |an? )?(?:worth (?:a (?:closer |second |further )?look|pursuing|raising|"
                  r"flagging|escalating|chasing|(?:a )?follow(?:ing)?[- ]?up|(?:the )?(?:time|effort|cost))|"
                  r"escalate|act(?:ion)?(?: (?:needed|required|now))?|needs? (?:action|attention|follow[- ]?up|review)|"
@@ -444,6 +450,13 @@ VERDICT: tuple[str, ...] = (
     r"go out|go forward)(?! wrong| further| into| to (?:the|a|an)\b)",
     r"off-contract", r"(?:is|'s|are|'re) not (?:a |an )?(?:\S+ )?defen[cs]es?", r"(?:is|are) no (?:\S+ )?defen[cs]es?",
     r"needs? (?:a |an |the |their |its )?(?:licen[cs]es?|notices?|letters?)(?= (?:now|too|as well|first|before)|\s*[.,;:!)]|$)",
+    # a note's bare verdict, its copula left out: "worse.", "ugly", "doc demands also bad.", "ASMs look bad on
+    # duties", "worse: <what follows>", "bigger prob: ...", "protocol breach" (never "bad faith", "worse than")
+    r"(?<!(?:could|might|would|can|may)(?: have)? (?:be|get|been|got) )"  # "it could be worse" clears
+    r"(?:(?:even|much|far|way|also|all|pretty|really|very|looks?|getting|gets) )?(?:worse|ugly|bad)"
+    r"(?=\s*(?:[.:;!\n]|$)|\s+(?:on|for (?:us|them|the company|the client)|too|still|here)(?![\p{L}]))",
+    r"(?:big|bigger|biggest) (?:prob|problem|issue|worry|thing|one)s?(?=\s*(?:[.:;!\n]|$)|\s+(?:is|here)(?![\p{L}]))",
+    r"(?:flat|clear|obvious|plain|outright|straight|protocol|policy) breach",
 )
 
 # A yes/no answer opening the sentence right after a question ("### Is the X lawful?" then

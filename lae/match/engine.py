@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (FUNCTION_WORDS, IN_ORDER, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
+from lae.match.cues import (FUNCTION_WORDS, IN_ORDER, OTHER_SIDE_COLUMN, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
                             RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, STATUS_COLUMN, STATUS_FAIL,
                             STATUS_LABEL, STATUS_PASS, ITEM_PASS_MARK, SEVERITY_LEVEL_WORDS, TRIAGE_COLUMN, TRIAGE_NO,
                             SEVERITY_ORDER)
@@ -376,7 +376,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             if _rated_risk(seg, seg.blocks[unit.block]):
                 continue
             live = [p for p, spans in found if scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
-                    and _close_together(seg.text, spans)
+                    and _close_together(seg.text, spans) and _other_side_column(seg, seg.blocks[unit.block], spans[0][0]) is None
                     and dismissal_holds(seg.text, unit.start, min(s for s, _ in spans), max(e for _, e in spans), unit.end)]
             if live:
                 out[f.id][u] = f"finding-specific dismissal {live[0].phrase!r}"
@@ -389,6 +389,8 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         if not cue or (block.section != "declined" and scan.stance(u.index, cue_at).kind in (
                 "reported", "question", "hedge", "hypothetical")):
             continue
+        if _other_side_column(seg, block, cue_at) is not None:
+            continue  # another party's position ("Their draft / position: no issue") is theirs, not the memo's
         if _rated_risk(seg, block):
             continue  # a row or item that rates the point medium or above asserts it; its "irrelevant" answers an objection
         named = _named_in(spec, matches, u.index) or _antecedent(scan, spec, matches, u)
@@ -672,6 +674,20 @@ def _row_levels(seg: Segmented, block) -> list[str]:
 _RATING_COLUMN = regex.compile(RATING_COLUMN)
 _RATING_CELL = regex.compile(RATING_CELL)
 _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
+_OTHER_SIDE_COLUMN = regex.compile(OTHER_SIDE_COLUMN, regex.IGNORECASE)
+
+
+def _other_side_column(seg: Segmented, block: Block, pos: int | None) -> str | None:
+    """The header of the table column ``pos`` sits in, when that column gives another party's
+    position ("Their draft / position"): a dismissal there is that party's, not the memo's."""
+    if block.kind != "row" or block.header is None or pos is None:
+        return None
+    headers = seg.blocks[block.header].cells
+    for i, (start, end) in enumerate(block.cells):
+        if start <= pos < end and i < len(headers):
+            title = seg.text[headers[i][0]:headers[i][1]].strip(" *")
+            return title if _OTHER_SIDE_COLUMN.match(title) else None
+    return None
 _STATUS_FAIL = regex.compile(STATUS_FAIL)
 _STATUS_PASS = regex.compile(STATUS_PASS)
 _ITEM_PASS_MARK = regex.compile(ITEM_PASS_MARK)
@@ -877,21 +893,25 @@ def _verdicts(judges: dict[str, _FindingJudge]) -> None:
         return
     seg = next(iter(judges.values())).scan.seg
     worded = {u for j in judges.values() for u in j.m.problem}
-    for u in sorted(set(named) | {u + 1 for u in named if u + 1 < len(seg.units)}):
+    near = set(named) | {u + 1 for u in named if u + 1 < len(seg.units)} | {u - 1 for u in named if u > 0}
+    for u in sorted(near):
         if u in worded:
             continue
         answers = u - 1 in named and _answered(seg, u) is not None
+        leads = not answers and u not in named and _leads(seg, u)
         if answers:
             counts = {fid: found | named.get(u, {}).get(fid, set()) for fid, found in named[u - 1].items()}
+        elif leads:
+            counts = _named_in_block(seg, u, named, after=True)
         else:
-            counts = _named_before(seg, u, named) if _continues(seg, u) else named.get(u, {})
+            counts = _named_in_block(seg, u, named) if _continues(seg, u) else named.get(u, {})
         if not counts:
             continue
         top = max(len(v) for v in counts.values())
         best = [fid for fid, v in counts.items() if len(v) == top]
         if len(best) == 1 and not judges[best[0]].candidates:
             naming = [u - 1] if answers else []
-            naming += [x for x in named if seg.units[x].block == seg.units[u].block and x <= u]
+            naming += [x for x in named if seg.units[x].block == seg.units[u].block and (x <= u or leads)]
             judges[best[0]].verdict(u, sorted(set(naming)))
 
 
@@ -907,11 +927,24 @@ def _continues(seg: Segmented, u: int) -> bool:
     return short or bool(_ANAPHORIC_START.match(seg.text, unit.start, unit.end))
 
 
-def _named_before(seg: Segmented, u: int, named: dict[int, dict[str, set[str]]]) -> dict[str, set[str]]:
-    """Subject phrases named in ``u``'s block up to and including ``u``, by finding."""
+def _leads(seg: Segmented, u: int) -> bool:
+    """A short sentence opening its block, with more of the block after it, speaks of what follows
+    ("7:49 pm: worse." then the facts; "doc demands also bad." then the forms it means)."""
+    unit = seg.units[u]
+    if u + 1 >= len(seg.units) or seg.units[u + 1].block != unit.block:
+        return False
+    if u > 0 and seg.units[u - 1].block == unit.block:
+        return False
+    return len(TOKEN_RE.findall(seg.text, unit.start, unit.end)) <= VERDICT_FOLLOW_WORDS
+
+
+def _named_in_block(seg: Segmented, u: int, named: dict[int, dict[str, set[str]]],
+                    after: bool = False) -> dict[str, set[str]]:
+    """Subject phrases named in ``u``'s block up to and including ``u`` (or from ``u`` on), by finding."""
     block = seg.units[u].block
     out: dict[str, set[str]] = {}
-    for x in range(u, -1, -1):
+    span = range(u, len(seg.units)) if after else range(u, -1, -1)
+    for x in span:
         if seg.units[x].block != block:
             break
         for fid, phrases in named.get(x, {}).items():

@@ -50,6 +50,15 @@ RAISED = [
     "The renewal notice under Section 9.1 cannot go out in its present form.",
     # "settled law" states the rule with certainty; it settles nothing away
     "It is settled law that a missed renewal notice deadline ends the option, and this deadline lapses on June 30, 2025.",
+    # a note's bare verdict, its copula left out: before the facts it judges, after them, or beside the subject
+    "- 4:09 pm: worse. renewal notice under Section 9.1 still sitting with ops, nobody has signed it",
+    "- 4:12 pm: renewal notice (s. 9.1) still sitting with ops, nobody has signed it. ugly",
+    "- 4:15 pm: Section 11.3 indemnity also bad.",
+    "- bigger prob: renewal notice under Section 9.1, ops still has it",
+    # another party's position in a playbook's column is theirs: its "no issue" dismisses nothing of the memo's
+    "| Point | Their draft / position | Our position | Why it matters |\n|---|---|---|---|\n| Renewal option (s. 9.1) | "
+    "No issue; ops will renew in the autumn | Serve the notice now | the deadline lapses June 30, 2025 and the client "
+    "loses the premises |",
 ]
 
 NOT_RAISED = [
@@ -92,6 +101,12 @@ NOT_RAISED = [
     "The renewal notice deadline falls on June 30, 2025; the renewal mechanism worked as drafted and is in order.",
     # a permission affirmed, not denied
     "The renewal notice deadline is weeks away, but a renewal notice by email is permitted and has been sent.",
+    # a note's bare verdict word denied, hedged into an idiom of relief, or part of another term
+    "The renewal notice under Section 9.1 is not bad.",
+    "The renewal notice under Section 9.1 could be worse.",
+    "The renewal notice under Section 9.1 reflects the landlord's bad faith claims history.",
+    # a note that clears the point after stating it
+    "- 4:09 pm: renewal notice under Section 9.1 sits with ops. fine.",
 ]
 
 
