@@ -120,7 +120,8 @@ def _section_pattern(atom: str) -> str:
     assert m is not None
     number = atom[m.start():]
     body = regex.escape(number).replace(r"\(", r" ?\(")
-    prefixed = r"(?:sections?|secs?\.?|§{1,2}) ?" + body + r"(?![\d.]\d)"
+    # "s.4.3" and "ss. 3-4" as notes and English drafting write them (not the "S." of "U.S.")
+    prefixed = r"(?:sections?|secs?\.?|(?<!u\.)ss?\.|§{1,2}) ?" + body + r"(?![\d.]\d)"
     if not regex.match(r"\d+[a-z]?\.\d", number):
         return prefixed
     # a subsection number stands alone in a note or a table ("3.4 has to go", "SHA 6.2 needs ..."):

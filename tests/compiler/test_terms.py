@@ -28,6 +28,8 @@ def matches(term: str, text: str) -> bool:
     ("Section 4.2", "under § 4.2 of the plan"),
     ("Section 4.2", "see Sec. 4.2"),
     ("Section 4.2", "§4.2"),
+    ("Section 4.2", "Doc 5 s.4.2: docking"),  # a note's and English drafting's "s." and "ss."
+    ("Section 144", "ss. 144 and 220"),
     ("March 3, 2025", "on 3 March 2025"),
     ("March 3, 2025", "dated 2025-03-03"),
     ("March 3, 2025", "signed 3/3/2025"),
@@ -54,6 +56,8 @@ def test_variants_match(term, text):
     ("$58,000", "$58,000,000"),
     ("$58,000", "$580,000"),
     ("Section 4.2", "Section 4.25"),
+    ("Section 144", "575 U.S. 144"),  # the "S." of "U.S." is no section
+    ("Section 4.2", "paras.4.2"),
     ("$1.2 million", "$1.25 million"),
     ("notice", "noticeboard"),
     ("March 3, 2025", "March 30, 2025"),

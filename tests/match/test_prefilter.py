@@ -197,7 +197,7 @@ ATOMS = ["$58,000", "$58K", "$1.2 million", "USD 7,500", "62,600 dollars", "$123
 _KEY_TERMS = _key_terms()
 ATOM_FORMS = ("$58,000 $58k $58 k 58,000 dollars 58000 usd $58 thousand $1,200,000 $1.2m $1.2 mm 1.2 million dollars "
               "usd 7,500 $7.5k $62,600.00 $123,394.17 $.5 $0.50 20 percent 20% 20 per cent 12.50% "
-              "section 4.2(b) sec. 4.2 (b) §4.2(b) §§ 16600.5 s. 16600.5 section 24l 24l(b) "
+              "section 4.2(b) sec. 4.2 (b) §4.2(b) §§ 16600.5 s. 16600.5 s.4.2(b) ss.16600.5 section 24l 24l(b) "
               "march 3, 2025 3rd of march 2025 mar. 03, 2025 2025-03-03 3/3/25 03/03/2025 "
               "sept. 15th, 2024 9/15/2024 september, 2025 sep 2025 16,600 16600 2,802 fees")
 
