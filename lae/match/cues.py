@@ -6,7 +6,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "FORBIDDEN_SPEECH", "HEDGES", "HYPOTHETICAL",
-           "REPORTED", "ADOPTION", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
+           "REPORTED", "ADOPTION", "ARGUMENT_ADOPTED", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "ITEM_PASS_MARK", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT", "CHECKING_OPENER", "REVIEW_RECITAL", "REVIEW_FOUND", "VERDICT_LABEL", "VERDICT_CLEARS", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
            "QUESTION_MODAL",
@@ -139,7 +139,7 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"not (?!(?:eliminate|erase|resolve|cure|remove|fix|solve|avoid|reduce|mitigate|address|end|undo|lessen|"
     r"diminish|extinguish|neutrali[sz]e)\b)(?:an? |the )?(?:\S+ ){0,2}(?:issue|concern|problem|risk|exposure)s?",
     r"(?:no|little|minimal|negligible) (?:real |material |meaningful |practical |legal )?(?:risk|exposure|concern|issue)",
-    r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated)",
+    r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated|unremarkable)",
     r"(?:usual|standard|customary|market) (?:terms?|practice|provisions?)",
     # a note's verdict that the point is in order: "-> fine b/c ...", "looks fine", "skip."
     r"(?:looks?|seems?) (?:\S+ )?fine" + _NOT_A_PENALTY, r"fine (?:as is|as it stands|for now|as drafted|as written)",
@@ -184,7 +184,7 @@ NEGATORS: tuple[str, ...] = (
 )
 # Negator forms that do not deny ("not only", "no longer compliant", "whether or not").
 PSEUDO_NEGATIONS: tuple[str, ...] = (
-    r"not only", r"not just", r"not merely", r"no longer", r"no doubt", r"not limited to", r"or not", r"not yet",
+    r"not only", r"not just", r"not merely", r"not (?:a )?mere", r"no longer", r"no doubt", r"not limited to", r"or not", r"not yet",
     r"nothing less", r"no later than", r"not later than", r"no more than", r"not more than", r"no less than",
     r"not less than", r"no earlier", r"not until",
 )
@@ -262,6 +262,13 @@ ADOPTION: tuple[str, ...] = (
     r"and we", r"we think", r"we believe", r"we consider", r"in our view", r"our view", r"we conclude",
     r"i agree", r"i concur", r"i think", r"i believe", r"i conclude", r"in my view", r"agreed? w(?:ith|/)",
 )
+# The memo's own rating of an argument it reports ("BIS could argue that ... This is a strong argument.",
+# "... makes this a strong argument", "Strength: strong"): in the same item or paragraph, it adopts the argument.
+ARGUMENT_ADOPTED = (r"(?<![\p{L}])(?:(?:this|that|it|the (?:argument|claim|point|theory|case))(?:'s| is| would be| looks| seems)"
+                    r" (?:a |an )?|makes (?:this|it|the (?:argument|claim|case)) (?:a |an )?|strength: |assessment: |"
+                    r"(?<=^|[.:;!]\s{0,3}|\|\s{0,3}))(?:very |fairly |reasonably |genuinely |quite )?"
+                    r"(?:strong|compelling|powerful|credible|solid|winning)(?: argument| claim| point| theory| case| one)?"
+                    r"(?=\s*(?:[.;:,!|]|$|on the |here|given|because|since))")
 OTHER_MATTER: tuple[str, ...] = (
     r"(?:another|a different|an unrelated|a prior|a separate|a previous|an earlier|other) (?:matter|client|transaction|deal|case|engagement)",
     r"for comparison", r"by way of comparison", r"by analogy",

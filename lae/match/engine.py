@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (FUNCTION_WORDS, IN_ORDER, OTHER_SIDE_COLUMN, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
+from lae.match.cues import (ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, OTHER_SIDE_COLUMN, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
                             RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, STATUS_COLUMN, STATUS_FAIL,
                             STATUS_LABEL, STATUS_PASS, ITEM_PASS_MARK, SEVERITY_LEVEL_WORDS, TRIAGE_COLUMN, TRIAGE_NO,
                             SEVERITY_ORDER)
@@ -30,7 +30,7 @@ from lae.match.polarity import (Stance, clause_start, compile_cues, correction_a
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
                                 stance, verdict_cue, answer_verdict, answer_clears, has_verdict_words, speech_forbidden)
-from lae.match.segment import SMALL_SECTION_BLOCKS, Block, Segmented, Unit, segment
+from lae.match.segment import SMALL_SECTION_BLOCKS, Block, Segmented, Unit, record_columns, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
 from lae.match.prefilter import TaskLiterals, LineIndex, prepare_pattern
@@ -100,6 +100,7 @@ class _Scan:
         self._dismissals: dict[int, str] | None = None
         self._cleared: dict[int, tuple[int, int]] | None = None
         self._lists: dict[int, bool] = {}
+        self._record_columns: dict[int, frozenset[int]] = {}  # table header block -> its record-only columns
         self._line_units: list[list[int]] | None = None
         self.lines = LineIndex(seg.text, lead)
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
@@ -187,10 +188,32 @@ class _Scan:
                 got = Stance("recital", "a glossary, chronology, background or facts section")
             elif block.kind != "row" and self.block_is_list(block.index):
                 got = Stance("keyword-list", "a paragraph that is a bare list of terms")
+            elif self._in_record_column(block, pos):
+                got = Stance("recital", "a chronology's record column, not its comment")
             else:
                 got = stance(self.seg.text, unit.start, unit.end, pos, row=block.kind == "row")
+                if got.kind == "reported" and self._argument_adopted(block):
+                    got = Stance(None)
             self._stance[key] = got
         return got
+
+    def _argument_adopted(self, block: Block) -> bool:
+        """Whether the memo rates the argument its block reports as its own ("This is a strong argument."):
+        a rating not negated, in the same item, paragraph or row."""
+        text = self.seg.text
+        for m in _ARGUMENT_ADOPTED.finditer(text, block.start, block.end):
+            if not negated_before(text, clause_start(text, block.start, m.start()), m.start()):
+                return True
+        return False
+
+    def _in_record_column(self, block: Block, pos: int | None) -> bool:
+        """Whether ``pos`` lies in a cell of a column that only records (:func:`record_columns`)."""
+        if block.kind != "row" or block.header is None or pos is None:
+            return False
+        columns = self._record_columns.get(block.header)
+        if columns is None:
+            columns = self._record_columns[block.header] = record_columns(self.seg.text, self.seg.blocks[block.header])
+        return any(start <= pos < end for i, (start, end) in enumerate(block.cells) if i in columns)
 
     def block_is_list(self, b: int) -> bool:
         """A paragraph that is a bare list of terms, or an item of a bulleted inventory."""
@@ -675,6 +698,7 @@ _RATING_COLUMN = regex.compile(RATING_COLUMN)
 _RATING_CELL = regex.compile(RATING_CELL)
 _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
 _OTHER_SIDE_COLUMN = regex.compile(OTHER_SIDE_COLUMN, regex.IGNORECASE)
+_ARGUMENT_ADOPTED = regex.compile(ARGUMENT_ADOPTED)
 
 
 def _other_side_column(seg: Segmented, block: Block, pos: int | None) -> str | None:

@@ -44,6 +44,9 @@ _RECITAL_HEADER = regex.compile(r"(?:date|when|term|defined term|definition|even
 _ASSESSMENT_HEADER = regex.compile(r"\b(?:appl(?:y|ies|icable)|status|risk|issue|concern|problem|action|assessment|"
                                    r"go(?:es)? wrong|consequences?|if missed|implications?|why it matters|legal basis"
                                    r"|rating|severity|priority|exposure|our view)")
+# ... or a column comments on it ("| Date | Event | Document | Comment |"): then the comment is the memo's reading of
+# the row and the other cells recite the record (:func:`record_columns`).
+_COMMENTARY_HEADER = regex.compile(r"\b(?:comments?|commentary|significance|analysis|observations?|remarks)\b")
 # A chat or call-log message opens with its clock time and speaker ("[07:15] Tobias Renner: ...",
 # "08:02 Ingrid Halvorsen: ...") or its speaker and clock time ("Maya Okafor (16:02): ...", "**Ben** [4:10 pm]:"):
 # the message is what follows them. Matched on the lowercased text; each word of the name must be capitalised
@@ -64,6 +67,11 @@ _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(
                          # an index of the documents (a data-room index, a document register) describes them
                          r"index of (?:documents|contents)|(?:data[- ]room|vdr|document|documents|production) "
                          r"(?:index|register|log))\b")
+# A title that announces the memo's own reading of the record ("What this means", "Analysis", "Chronology with
+# commentary") heads analysis, even under a title that heads a recital ("# Chronology" then "## What this means").
+_ANALYTIC_TITLE = regex.compile(r"\b(?:what (?:this|it|that|they|these) means?|(?:legal )?analysis|assessment|implications|"
+                                r"conclusions?|our view|so what|takeaways?|commentary|with comments?|(?:key )?(?:issues|risks|"
+                                r"concerns|findings|problems) (?:identified|found|arising)|evaluation)\b")
 # ... but a glossary of issues ("A-to-Z Issues Glossary", "Glossary of Export and Deal Issues") is a list of
 # issues, each entry a point about this matter, not a list of defined terms.
 _ISSUE_GLOSSARY = regex.compile(r"\b(?:issues?|risks?|concerns?|problems?|red flags?) glossary\b"
@@ -205,6 +213,8 @@ def _line_kind(text: str, start: int, end: int) -> tuple[BlockKind, int, int]:
 def _section_kind(title: str) -> SectionKind:
     if _DECLINED.search(title):
         return "declined"
+    if _ANALYTIC_TITLE.search(title):
+        return "analysis"
     if (_RECITAL.search(title) and not _ISSUE_GLOSSARY.search(title)) or _RECORD_TITLE.fullmatch(title.strip(" *#:-")):
         return "recital"
     if _RECOMMEND.search(title):
@@ -240,14 +250,14 @@ class _Builder:
         self.speakers: dict[int, str] = {}  # chat message block -> its speaker's name
         self.items: list[tuple[int, int]] = []  # the open list: (depth, block index) of each enclosing item
         self.blocks: list[Block] = []
-        self.stack: list[tuple[int, int, SectionKind]] = []  # (level, block index, section kind)
+        self.stack: list[tuple[int, int, SectionKind, bool]] = []  # (level, block index, section kind, analytic title)
         self.lead_in: int | None = None
         self.header: int | None = None
         self.prev_kind: str = "blank"
 
     def section(self) -> SectionKind:
-        for _level, _idx, kind in reversed(self.stack):
-            if kind != "analysis":
+        for _level, _idx, kind, analytic in reversed(self.stack):
+            if kind != "analysis" or analytic:
                 return kind
         return "analysis"
 
@@ -265,9 +275,9 @@ class _Builder:
         if kind == "heading":
             while self.stack and self.stack[-1][0] >= level:
                 self.stack.pop()
-            heads = tuple(i for _l, i, _k in self.stack)
+            heads = tuple(i for _l, i, _k, _a in self.stack)
             title = text[cstart:end]
-            self.stack.append((level, idx, _section_kind(title)))
+            self.stack.append((level, idx, _section_kind(title), bool(_ANALYTIC_TITLE.search(title))))
             self.blocks.append(Block(idx, kind, cstart, end, level, heads, self.section()))
             self.lead_in = self.header = None
         elif kind == "row":
@@ -311,15 +321,31 @@ class _Builder:
         return parent
 
     def _heads(self) -> tuple[int, ...]:
-        return tuple(i for _l, i, _k in self.stack)
+        return tuple(i for _l, i, _k, _a in self.stack)
 
     def _row_section(self, header: int | None) -> SectionKind:
         base = self.section()
+        if header is not None and base == "recital" and record_columns(self.text, self.blocks[header]):
+            return "analysis"  # a chronology's comment column is the memo's reading, under any heading
         if header is not None and base == "analysis":
             cells = [self.text[s:e].strip("* ") for s, e in self.blocks[header].cells]
-            if cells and _RECITAL_HEADER.fullmatch(cells[0]) and not any(map(_ASSESSMENT_HEADER.search, cells[1:])):
+            if cells and _RECITAL_HEADER.fullmatch(cells[0]) and not any(map(_ASSESSMENT_HEADER.search, cells[1:])) \
+                    and not any(map(_COMMENTARY_HEADER.search, cells[1:])):
                 return "recital"
         return base
+
+
+def record_columns(text: str, header: Block) -> frozenset[int]:
+    """The columns of a table that only record (its date, event and source columns), when its first
+    column names a date, event or the like and another column comments on each row ("| Date | Event |
+    Document | Comment |"): a row's comment is the memo's reading, its event a recital of the record."""
+    titles = [text[s:e].strip("* ").lower() for s, e in header.cells]
+    if not titles or not _RECITAL_HEADER.fullmatch(titles[0]) or any(map(_ASSESSMENT_HEADER.search, titles[1:])):
+        return frozenset()
+    commenting = {i for i, t in enumerate(titles) if i and _COMMENTARY_HEADER.search(t)}
+    if not commenting:
+        return frozenset()
+    return frozenset(i for i in range(len(titles)) if i not in commenting)
 
 
 # A table of parallel lists (a SWOT table's four columns, strengths to threats; pros and cons): a row
