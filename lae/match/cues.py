@@ -70,7 +70,7 @@ DISMISSAL_CUES: tuple[str, ...] = (
 # Shapes of decline the phrase list cannot enumerate ("is not an export issue",
 # "raises no compliance concern"); written by us, never by key authors.
 DISMISSAL_PATTERNS: tuple[str, ...] = (
-    r"(?<![\p{L}\p{N}])not (?:an? |the )?(?:(?!(?:only|just|merely|least|minor|small|trivial|insignificant|theoretical|hypothetical|remote)\b)[\p{L}-]+ ){0,2}(?:issue|concern|problem|risk)s?(?![\p{L}\p{N}])",
+    r"(?<![\p{L}\p{N}])not (?:an? |the )?(?:(?!(?:only|just|merely|mere|simply|least|minor|small|trivial|insignificant|theoretical|hypothetical|remote)\b)[\p{L}-]+ ){0,2}(?:issue|concern|problem|risk)s?(?![\p{L}\p{N}])",
     r"(?<![\p{L}\p{N}])(?:raises|presents|poses|creates) no (?:[\p{L}-]+ ){0,2}(?:issue|concern|problem|risk|exposure)s?(?![\p{L}\p{N}])",
 )
 
@@ -137,7 +137,8 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses?|presents?|raises?|creates?) (?:no|little)",
     r"(?:is|are) (?:not|no longer) (?:a |an )?(?:issue|concern|problem|risk|exposure)s?",
     r"not (?!(?:eliminate|erase|resolve|cure|remove|fix|solve|avoid|reduce|mitigate|address|end|undo|lessen|"
-    r"diminish|extinguish|neutrali[sz]e)\b)(?:an? |the )?(?:\S+ ){0,2}(?:issue|concern|problem|risk|exposure)s?",
+    r"diminish|extinguish|neutrali[sz]e)\b)(?!(?:an? )?(?:mere|merely|just|only|simply)\b)"  # "violations, not mere risk"
+    r"(?:an? |the )?(?:\S+ ){0,2}(?:issue|concern|problem|risk|exposure)s?",
     r"(?:no|little|minimal|negligible) (?:real |material |meaningful |practical |legal )?(?:risk|exposure|concern|issue)",
     r"(?:immaterial|irrelevant|benign|unproblematic|a non-issue|non-issue|overstated|exaggerated|unremarkable)",
     r"(?:usual|standard|customary|market) (?:terms?|practice|provisions?)",
