@@ -55,6 +55,19 @@ RAISED = [
     "- 4:12 pm: renewal notice (s. 9.1) still sitting with ops, nobody has signed it. ugly",
     "- 4:15 pm: Section 11.3 indemnity also bad.",
     "- bigger prob: renewal notice under Section 9.1, ops still has it",
+    # a chronology's comment column is the memo's reading of the row
+    "| Date | Event | Document | Comment |\n|---|---|---|---|\n| Mar 10, 2025 | Ops calendars the renewal notice "
+    "under Section 9.1 for the autumn | Ops email | Wrong: the deadline lapses June 30, 2025 and the client would lose "
+    "the premises |",
+    # an analytic section under a chronology's title
+    "# Chronology of the Harbor Street lease\n\n| Date | Event |\n|---|---|\n| Jan 1, 2021 | Lease signed |\n\n"
+    "## What this means\n\n- The renewal notice deadline lapses on June 30, 2025; serve the notice now or the client "
+    "loses the premises.",
+    # "not mere risk" says it is worse than a risk
+    "The renewal notice deadline under Section 9.1 lapses June 30, 2025: a completed loss of the option, not mere risk.",
+    # an argument reported, then rated strong in the memo's own voice
+    "1. The landlord could argue that the renewal notice under Section 9.1 is late once the deadline lapses on "
+    "June 30, 2025. This is a strong argument.",
     # another party's position in a playbook's column is theirs: its "no issue" dismisses nothing of the memo's
     "| Point | Their draft / position | Our position | Why it matters |\n|---|---|---|---|\n| Renewal option (s. 9.1) | "
     "No issue; ops will renew in the autumn | Serve the notice now | the deadline lapses June 30, 2025 and the client "
@@ -105,6 +118,19 @@ NOT_RAISED = [
     "The renewal notice under Section 9.1 is not bad.",
     "The renewal notice under Section 9.1 could be worse.",
     "The renewal notice under Section 9.1 reflects the landlord's bad faith claims history.",
+    # a chronology's record columns recite; its comment clears the row, or says nothing
+    "| Date | Event | Document | Comment |\n|---|---|---|---|\n| Mar 10, 2025 | Ops says the renewal deadline lapses "
+    "June 30, 2025 and the premises will be lost | Ops email | Unremarkable |",
+    "| Date | Event | Document | Comment |\n|---|---|---|---|\n| Mar 10, 2025 | Renewal notice under Section 9.1: "
+    "deadline lapses June 30, 2025 | Lease | |",
+    # a section under a chronology's title that is no analysis stays a recital
+    "# Chronology of the Harbor Street lease\n\n## Key dates\n\n- The renewal notice deadline lapses on June 30, 2025 "
+    "and the client loses the premises.",
+    # an argument reported and not adopted: rated weak, or denied strength
+    "1. The landlord could argue that the renewal notice under Section 9.1 is late once the deadline lapses on "
+    "June 30, 2025. This is not a strong argument.",
+    "1. The landlord could argue that the renewal notice under Section 9.1 is late once the deadline lapses on "
+    "June 30, 2025. Weak.",
     # a note that clears the point after stating it
     "- 4:09 pm: renewal notice under Section 9.1 sits with ops. fine.",
 ]
