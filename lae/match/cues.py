@@ -132,6 +132,8 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
     r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
     r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
+    # an audit procedure's clean result: "No exceptions noted." closes the procedure it ends
+    r"no exceptions? (?:were |was )?(?:noted|found|identified|observed)",
     r"(?:was|were|has been|have been|is|are) (?:already |since |fully )?(?:corrected|remedied|remediated|resolved|closed|settled(?! (?:\p{L}+ )?law\b| that\b)|cured)",
     r"not (?:escalate|flag|pursue)",
     r"can (?:safely )?be (?:disregarded|ignored|set aside)", r"(?:poses?|presents?|raises?|creates?) (?:no|little)",

@@ -131,6 +131,9 @@ NOT_RAISED = [
     "June 30, 2025. This is not a strong argument.",
     "1. The landlord could argue that the renewal notice under Section 9.1 is late once the deadline lapses on "
     "June 30, 2025. Weak.",
+    # an audit procedure's clean result closes the procedure it ends
+    "1. Renewal option. We agreed the renewal notice deadline of June 30, 2025 in Section 9.1 to the lease extract "
+    "and the calendar. No exceptions noted.",
     # a note that clears the point after stating it
     "- 4:09 pm: renewal notice under Section 9.1 sits with ops. fine.",
 ]
