@@ -467,6 +467,10 @@ VERDICT: tuple[str, ...] = (
     r"(?=\s*(?:[.:;!\n]|$)|\s+(?:on|for (?:us|them|the company|the client)|too|still|here)(?![\p{L}]))",
     r"(?:big|bigger|biggest) (?:prob|problem|issue|worry|thing|one)s?(?=\s*(?:[.:;!\n]|$)|\s+(?:is|here)(?![\p{L}]))",
     r"(?:flat|clear|obvious|plain|outright|straight|protocol|policy) breach",
+    # spoken verdicts: "is very hard to defend", "you just can't do either", "goes well past what the statute lets"
+    r"(?:very |really |extremely |pretty )?hard to (?:defend|justify|sustain)", r"indefensible", r"unjustifiable",
+    r"(?:you|they|we|the company|he|she) (?:just |simply )?(?:can'?t|cannot) do (?:that|this|either|both|it)(?![\p{L}])",
+    r"(?:goes|go|went|going) (?:well |far |way )?(?:past|beyond) (?:\S+ ){0,8}?(?:allows?|permits?|lets|authori[sz]es)",
 )
 
 # A yes/no answer opening the sentence right after a question ("### Is the X lawful?" then

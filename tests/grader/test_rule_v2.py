@@ -55,6 +55,9 @@ RAISED = [
     "- 4:12 pm: renewal notice (s. 9.1) still sitting with ops, nobody has signed it. ugly",
     "- 4:15 pm: Section 11.3 indemnity also bad.",
     "- bigger prob: renewal notice under Section 9.1, ops still has it",
+    # spoken verdicts
+    "Look, leaving the renewal notice under Section 9.1 with ops is very hard to defend.",
+    "Section 11.3 makes the tenant cover the landlord's negligence, and you just can't do that.",
     # a chronology's comment column is the memo's reading of the row
     "| Date | Event | Document | Comment |\n|---|---|---|---|\n| Mar 10, 2025 | Ops calendars the renewal notice "
     "under Section 9.1 for the autumn | Ops email | Wrong: the deadline lapses June 30, 2025 and the client would lose "
