@@ -543,14 +543,41 @@ def check(roots: list[str], project: Project, sample: list[str] | None, rows_fil
         print(f"{rows_file}: differs from a fresh extraction ({len(fresh)} rows against {len(expected)}; "
               f"first difference at row {first} of the {'sample' if sample else 'file'})")
         return 1
-    policy = Policy(pinned.VETO_SCOPE, _rescue_set_named(pinned.RESCUE_REASONS), pinned.THRESHOLD,
-                    pinned.RESCUE_THRESHOLD, pinned.UNMARKED_THRESHOLD)
+    policy = _pinned_policy()
     train = _train_rows(stored, policy.key)
     text = module_text(fit([r.features for r in train], [r.raised for r in train]), policy, stored)
     same = WEIGHTS_MODULE.read_text(encoding="utf-8") == text
     print(f"rows up to date ({len(fresh)} re-extracted)")
     print("weights module up to date" if same else f"{WEIGHTS_MODULE}: differs from a fresh training run")
     return 0 if same else 1
+
+
+def _pinned_policy() -> Policy:
+    """The scope, rescue set and thresholds the weights module was trained with."""
+    return Policy(pinned.VETO_SCOPE, _rescue_set_named(pinned.RESCUE_REASONS), pinned.THRESHOLD,
+                  pinned.RESCUE_THRESHOLD, pinned.UNMARKED_THRESHOLD)
+
+
+def refit(roots: list[str], project: Project) -> int:
+    """Extract the rows afresh, refit the forest with the pinned policy, report its in-sample
+    figures per pocket and write the module and the rows file."""
+    rows, ms = collect(roots, project)
+    print(f"{len(rows)} (memo, finding) pairs; analysis {ms:.0f} ms/memo; refitting with {_pinned_policy()}")
+    policy = _pinned_policy()
+    train = _train_rows(rows, policy.key)
+    forest = fit([r.features for r in train], [r.raised for r in train])
+    gate = _gate(rows, {policy.key: forest}, project)
+    report("rule + layer, in-sample (all training memos)", rows, gate.probs[policy.key], policy)
+    for pocket, a in pocket_tally(gate, policy).items():
+        print(f"    {pocket:22} over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}")
+    if not _holds(_fixtures({policy.key: forest}), gate, policy):
+        print("the pinned policy no longer keeps the fixture memos and the freeze gate; nothing written: run a full "
+              "training (`python bench/train_assertion.py`)")
+        return 1
+    atomic_write(WEIGHTS_MODULE, module_text(forest, policy, rows).encode("utf-8"))
+    atomic_write(ROWS_FILE, rows_bytes(rows))
+    print(f"wrote {WEIGHTS_MODULE.relative_to(ROOT)} and {ROWS_FILE.relative_to(ROOT)}")
+    return 0
 
 
 def _rescue_set_named(reasons: tuple[str, ...]) -> str:
@@ -641,6 +668,10 @@ def main() -> int:
                         help="refit with the pinned scope, rescue set and thresholds; exit 1 if the weights would change")
     parser.add_argument("--policy", help="force the veto scope and rescue set, e.g. 'marked,stance' (thresholds "
                         "are still chosen by leave-one-matter-out)")
+    parser.add_argument("--refit", action="store_true",
+                        help="refit with the pinned scope, rescue set and thresholds on freshly extracted rows and "
+                        "write the module and rows (no leave-one-matter-out search: after a change of the rule "
+                        "that leaves the policy standing; the freeze gate still judges the result)")
     parser.add_argument("--sample", action="append", metavar="TASK",
                         help="with --check: re-extract only this matter's rows (repeatable)")
     parser.add_argument("--rows", metavar="FILE", help="with --check: compare with this rows file (default: "
@@ -651,6 +682,8 @@ def main() -> int:
     roots = args.memos or list(DEFAULT_MEMOS)
     if args.check:  # the pinned policy (chosen by a full run) refitted: rows and weights must be the same
         return check(roots, Project.at(None), args.sample, Path(args.rows) if args.rows else ROWS_FILE)
+    if args.refit:
+        return refit(roots, Project.at(None))
     rows, ms = collect(roots, Project.at(None))
     print(f"{len(rows)} (memo, finding) pairs, {sum(r.rule_credit for r in rows)} rule-credited, "
           f"{sum(r.soft for r in rows)} soft candidates; analysis {ms:.0f} ms/memo")
