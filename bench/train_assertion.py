@@ -570,9 +570,11 @@ def refit(roots: list[str], project: Project) -> int:
     report("rule + layer, in-sample (all training memos)", rows, gate.probs[policy.key], policy)
     for pocket, a in pocket_tally(gate, policy).items():
         print(f"    {pocket:22} over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}")
-    if not _holds(_fixtures({policy.key: forest}), gate, policy):
-        print("the pinned policy no longer keeps the fixture memos and the freeze gate; nothing written: run a full "
-              "training (`python bench/train_assertion.py`)")
+    fx = _fixtures({policy.key: forest})
+    if not _holds(fx, None, policy) or not _holds(None, gate, policy):
+        kept = "the freeze gate" if _holds(fx, None, policy) else "the fixture memos"
+        print(f"the pinned policy no longer keeps {kept}; nothing written: run a full training "
+              "(`python bench/train_assertion.py`)")
         return 1
     atomic_write(WEIGHTS_MODULE, module_text(forest, policy, rows).encode("utf-8"))
     atomic_write(ROWS_FILE, rows_bytes(rows))
