@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 756f809c2feda1e013715b48f81b2f4192c1f9d17c6f043a27c62e739fc2a1d8
+# root-sha256: ce0bcf39d9a6f8883030b5bd8bafebaf090e8bd890c9502b9af99fe08fe1c45b
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 856dd07722c0372c881eb21ede419aee01636fbea698a2e6adac67621d2a34e7 lae.match._assertion_weights
+# module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
 # module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
-# module: 77fabbd972d9433a3f0d658e95ccf22ba951f1cba477800fb4ae13cc0c3dfcbf lae.match.cues
-# module: 282e36f4e2e341ca65bf6f871655ea9205510ae0fa1b37653bb89edba2ce7b18 lae.match.engine
+# module: b96a8c8bc006ccadd252d2cfb3ed3e8e08490d0b10038484ad6323c39926f564 lae.match.cues
+# module: bf6860e133a47b0f0312262924936a1e5e1de65494e3c2c4c2caec486dfb3440 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,25 +63,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 8bd4aeb5090373a785f9de39bac9e0d1acd1f4cdf9855c7fa8295574ca3b2521 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 9ae3413a9ff6fb967e28ee4ee7d369de143e53b27ab2ec017a8d15d5c49557ed lae.match.segment
+# module: 8e8f7910f4b6ef8d2a8f490c12cb24ebb46d90f10f3934aa394fefdeabd4a668 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
+# module: ce274730374067558b6c8bde744f1e0a795ba4762ff48c6492a3334318b38e1e lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.013937,"under_credit":0.070682,"validation_sha256":"b4bb604a233de4a4224e2d995c413d03fb53290bb76b47cdfbf21562e66a59e8"}
-# fidelity-summary: measured at 1.4% over-credit and 7.1% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.014324,"under_credit":0.071677,"validation_sha256":"b4bb604a233de4a4224e2d995c413d03fb53290bb76b47cdfbf21562e66a59e8"}
+# fidelity-summary: measured at 1.4% over-credit and 7.2% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-model-export-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-orion-compute-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 3f8dffdc164065f5423351db6c91e3fef8413f53d6ceff988f4d2453d780518e  anchors/ai-law/ai-cloud-training-004.anchors.json
-# 59bc1f4b833baf0b580847ab72d02025aa83ecde4e3cc4f749bd486a0835452d  anchors/ai-law/ai-frontier-weights-002.anchors.json
-# 12b2dfa44b284a23cc34c479f184d031a30ea5cb2571d36f8dea17cb5d683245  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# 377462486ed2acd61710b3af2dcf3f3caf612b38fc0376c2b027f5f563960547  anchors/ai-law/ai-model-export-005.anchors.json
-# c2ec8131cb72b4eb66de94ed773a1abbc0a9f5f7d2d379b751261f6d96bdcef3  anchors/ai-law/ai-orion-compute-001.anchors.json
+# 132789712df0655645e56e64cb5ab6856c1f4faefb81b22192881ffee9977c43  anchors/ai-law/ai-cloud-training-004.anchors.json
+# f2fab594dd9aa56d5d0bb3784c47261f7c27be8f017e8bf85ae4433859b647a2  anchors/ai-law/ai-frontier-weights-002.anchors.json
+# 665e75ada6708b588512174bc65950525711a6dde05f550e05626aac76b3b217  anchors/ai-law/ai-gpu-reseller-003.anchors.json
+# ce578ef7aa64d3b68bdfad1a7cb6f2986cae67e0a39a41822fa71b4276f2b582  anchors/ai-law/ai-model-export-005.anchors.json
+# 48746d19faeb1e66c3dc06a6e93ee81efed1180c259a6b5452425055dbeafe4b  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx
 # 71b6001699a753cad040c712f489c89e0f67d4942cdbe2ad4e8c7293ff4e84be  tasks/ai-law/ai-cloud-training-004/documents/03-customer-kyc-file.pdf

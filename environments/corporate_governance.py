@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 37dadef7bc55cead35b2eb4223efccc52ca6d77ec4c3eb8c0ade2bd732bafd26
+# root-sha256: bdfb5330fd43d94fe5f07ded29b91917b3468fac003c94e2bda018c154de024b
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 856dd07722c0372c881eb21ede419aee01636fbea698a2e6adac67621d2a34e7 lae.match._assertion_weights
+# module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
 # module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
-# module: 77fabbd972d9433a3f0d658e95ccf22ba951f1cba477800fb4ae13cc0c3dfcbf lae.match.cues
-# module: 282e36f4e2e341ca65bf6f871655ea9205510ae0fa1b37653bb89edba2ce7b18 lae.match.engine
+# module: b96a8c8bc006ccadd252d2cfb3ed3e8e08490d0b10038484ad6323c39926f564 lae.match.cues
+# module: bf6860e133a47b0f0312262924936a1e5e1de65494e3c2c4c2caec486dfb3440 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,25 +63,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 8bd4aeb5090373a785f9de39bac9e0d1acd1f4cdf9855c7fa8295574ca3b2521 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 9ae3413a9ff6fb967e28ee4ee7d369de143e53b27ab2ec017a8d15d5c49557ed lae.match.segment
+# module: 8e8f7910f4b6ef8d2a8f490c12cb24ebb46d90f10f3934aa394fefdeabd4a668 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
+# module: ce274730374067558b6c8bde744f1e0a795ba4762ff48c6492a3334318b38e1e lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.013704,"under_credit":0.09148,"validation_sha256":"0a1156e846b1a5c6b96e3e4c3f3f259bab2ea51d042f7fea20e6758d0ec538df"}
-# fidelity-summary: measured at 1.4% over-credit and 9.1% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.013312,"under_credit":0.090984,"validation_sha256":"0a1156e846b1a5c6b96e3e4c3f3f259bab2ea51d042f7fea20e6758d0ec538df"}
+# fidelity-summary: measured at 1.3% over-credit and 9.1% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 6792010a7dcc315f4666ebb20dd6f80a38ae19f68e58aabafc0aa1cc5d2f6e9c  anchors/corporate-governance/evergreen-controller-002.anchors.json
-# 3e6e19bcf8601ce1de28f25f8ff4a748bb85e5fbfa6a81bc845a5c6b4a017226  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# 741783c6600a9285aecbd91b5ef4f4fad4eb7dd4ca8a1f2b555771d7d08aa457  anchors/corporate-governance/pioneer-resignation-003.anchors.json
-# aacd4d7783b51d9eb816e7526f99e1648c2dcf92e9e22e871a8c089b43b28d14  anchors/corporate-governance/ridgeway-books-004.anchors.json
-# 24f68f00111f4b244484fd89ed84654a8d0f0dfb0c1ae11ecf133c148464c0c4  anchors/corporate-governance/solstice-committee-005.anchors.json
+# 8857034d225865f5fca329bea828d6d37ef700f680c716a3852d0c37d773f63e  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# 6d4cd115ca89f005476d5d740a7d0722da78bbec4df0dbf31b9917a3d61048be  anchors/corporate-governance/northstar-stockholder-001.anchors.json
+# ca6712226d9b91397ad63bba31cbf2a17bebda60c3e9e37fea357f409207987c  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# 642b3f720d7ed93d379e86892410232de3888925cb6e2e042c0297326ce0d45b  anchors/corporate-governance/ridgeway-books-004.anchors.json
+# a672325d98914e603bd9ffb7ef8898b001bf140ae2612b743da0b0ff7312f005  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx
 # 91a123263c667fab5affc9a17d5ba8fce556949e04730b1508bdfce676a2b5e9  tasks/corporate-governance/evergreen-controller-002/documents/02-cascadia-proposal-letter.pdf
 # 4a40434596af690a1e955f9e8d82a538a5f6fb74a55962fc582755decd0ca209  tasks/corporate-governance/evergreen-controller-002/documents/03-board-resolutions-committee-formation.pdf

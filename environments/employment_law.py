@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: fe20e0e8b94ccc273676d4fd25df6093f6c75bcc5c6720852178e5eb988e63b6
+# root-sha256: 485345afc8596f248a717adcf98ae55496cc0b7a0ab769f1770aac5ace15a3c8
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 856dd07722c0372c881eb21ede419aee01636fbea698a2e6adac67621d2a34e7 lae.match._assertion_weights
+# module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
 # module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
-# module: 77fabbd972d9433a3f0d658e95ccf22ba951f1cba477800fb4ae13cc0c3dfcbf lae.match.cues
-# module: 282e36f4e2e341ca65bf6f871655ea9205510ae0fa1b37653bb89edba2ce7b18 lae.match.engine
+# module: b96a8c8bc006ccadd252d2cfb3ed3e8e08490d0b10038484ad6323c39926f564 lae.match.cues
+# module: bf6860e133a47b0f0312262924936a1e5e1de65494e3c2c4c2caec486dfb3440 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,25 +63,25 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 8bd4aeb5090373a785f9de39bac9e0d1acd1f4cdf9855c7fa8295574ca3b2521 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 9ae3413a9ff6fb967e28ee4ee7d369de143e53b27ab2ec017a8d15d5c49557ed lae.match.segment
+# module: 8e8f7910f4b6ef8d2a8f490c12cb24ebb46d90f10f3934aa394fefdeabd4a668 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
-# module: df307ac798b4fdfcf6c007d3b3b17e09284cd159b06ee48c547c19478dfc9f36 lae.match.terms
+# module: ce274730374067558b6c8bde744f1e0a795ba4762ff48c6492a3334318b38e1e lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.014101,"under_credit":0.081524,"validation_sha256":"417792c46896a43ce81f42b2649bfaad8417007e54f8d49f56f807705fd6150c"}
-# fidelity-summary: measured at 1.4% over-credit and 8.2% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.014482,"under_credit":0.078851,"validation_sha256":"417792c46896a43ce81f42b2649bfaad8417007e54f8d49f56f807705fd6150c"}
+# fidelity-summary: measured at 1.4% over-credit and 7.9% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: delta-warn-004 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: ember-contractor-005 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # files: 55
-# 0c78205b551c890b0f52b4068c7a950f282e3a8a1d5b36c200204e33717b1b6e  anchors/employment-law/atlas-noncompete-001.anchors.json
-# b50435251761c42544184078dee7e88e16e46042e2e3a72db66aab271be790ec  anchors/employment-law/brightline-overtime-002.anchors.json
-# ca3ec5226aedbc1c82d387f17ec79e2015a9b5ec3633ddd9b36982031762136c  anchors/employment-law/cobalt-pwfa-003.anchors.json
-# 5eb6bf8d1e54c8115b01892c56946c4710d220c0d98ddb65f20d1c2f1fdd6e7b  anchors/employment-law/delta-warn-004.anchors.json
-# d84799fe80c5d76262013d34de99b6ad60154a033e0aa20625cfbffbcab2b715  anchors/employment-law/ember-contractor-005.anchors.json
+# 18c9a81b0719d498750734039e2dc0bf7aaad5226eb96a89af43e577a6742fb5  anchors/employment-law/atlas-noncompete-001.anchors.json
+# cb2692f743fc6ba4b312323e457714d819ddbfd1894e239a04e37ffeea6dd155  anchors/employment-law/brightline-overtime-002.anchors.json
+# 08e096fdf7667b142624d5b25f4c578ea912b901a115204093405177c3c24b05  anchors/employment-law/cobalt-pwfa-003.anchors.json
+# 32cf6f60b4e411b2bb1a4c705e5fdfc715f4c158dbb810b0bab1888a8cdc2397  anchors/employment-law/delta-warn-004.anchors.json
+# 29db67d15a60531a9ce7faebbf75dae02990124ee5211c5f6e742aa67977a741  anchors/employment-law/ember-contractor-005.anchors.json
 # 6522bd3d029a9fa8ee9c1b7986b848bfba4e50ace5cab7cc9ea6e823ce91dcae  tasks/employment-law/atlas-noncompete-001/documents/01-restrictive-covenant-agreement.docx
 # 0bbd0dfaaa9d1a3786dc6b3942cdc8a3f729207e7270c1c9fb380c2c6b8180b6  tasks/employment-law/atlas-noncompete-001/documents/02-compliance-reference-restrictive-covenants.pdf
 # 51dfc131d54ee0c17242771014c07bee8da5ece7162f46131d1a8eff995639f7  tasks/employment-law/atlas-noncompete-001/documents/03-rollout-population-roster.xlsx
