@@ -20,10 +20,10 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, OTHER_SIDE_COLUMN, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
-                            RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, STATUS_COLUMN, STATUS_FAIL,
-                            STATUS_LABEL, STATUS_PASS, ITEM_PASS_MARK, SEVERITY_LEVEL_WORDS, TRIAGE_COLUMN, TRIAGE_NO,
-                            SEVERITY_ORDER)
+from lae.match.cues import (ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, ITEM_PASS_MARK, OTHER_SIDE_COLUMN,
+                            PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING, RATING_CELL,
+                            RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER,
+                            STATUS_COLUMN, STATUS_FAIL, STATUS_LABEL, STATUS_PASS, TRIAGE_COLUMN, TRIAGE_NO)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
@@ -100,6 +100,7 @@ class _Scan:
         self._dismissals: dict[int, str] | None = None
         self._cleared: dict[int, tuple[int, int]] | None = None
         self._lists: dict[int, bool] = {}
+        self._adopted: dict[int, bool] = {}  # block -> whether it rates the argument it reports as the memo's own
         self._record_columns: dict[int, frozenset[int]] = {}  # table header block -> its record-only columns
         self._line_units: list[list[int]] | None = None
         self.lines = LineIndex(seg.text, lead)
@@ -200,20 +201,23 @@ class _Scan:
     def _argument_adopted(self, block: Block) -> bool:
         """Whether the memo rates the argument its block reports as its own ("This is a strong argument."):
         a rating not negated, in the same item, paragraph or row."""
-        text = self.seg.text
-        for m in _ARGUMENT_ADOPTED.finditer(text, block.start, block.end):
-            if not negated_before(text, clause_start(text, block.start, m.start()), m.start()):
-                return True
-        return False
+        got = self._adopted.get(block.index)
+        if got is None:
+            text = self.seg.text
+            got = any(not negated_before(text, clause_start(text, block.start, m.start()), m.start())
+                      for m in _ARGUMENT_ADOPTED.finditer(text, block.start, block.end))
+            self._adopted[block.index] = got
+        return got
 
     def _in_record_column(self, block: Block, pos: int | None) -> bool:
         """Whether ``pos`` lies in a cell of a column that only records (:func:`record_columns`)."""
-        if block.kind != "row" or block.header is None or pos is None:
+        cell = block.cell_at(pos)
+        if cell is None or block.header is None:
             return False
         columns = self._record_columns.get(block.header)
         if columns is None:
             columns = self._record_columns[block.header] = record_columns(self.seg.text, self.seg.blocks[block.header])
-        return any(start <= pos < end for i, (start, end) in enumerate(block.cells) if i in columns)
+        return cell in columns
 
     def block_is_list(self, b: int) -> bool:
         """A paragraph that is a bare list of terms, or an item of a bulleted inventory."""
@@ -624,6 +628,17 @@ def _status_cells(seg: Segmented, block, column: regex.Pattern | None = None) ->
             if i < len(headers) and column.match(seg.text[headers[i][0]:headers[i][1]].strip(" *"))]
 
 
+def _other_side_column(seg: Segmented, block: Block, pos: int | None) -> str | None:
+    """The header of the table column ``pos`` sits in, when that column gives another party's
+    position ("Their draft / position"): a dismissal there is that party's, not the memo's."""
+    cell = block.cell_at(pos)
+    headers = seg.blocks[block.header].cells if block.header is not None else ()
+    if cell is None or cell >= len(headers):
+        return None
+    title = seg.text[headers[cell][0]:headers[cell][1]].strip(" *")
+    return title if _OTHER_SIDE_COLUMN.match(title) else None
+
+
 def _failing_status(seg: Segmented, block) -> str | None:
     """The failing value ("not met", "partly met", "fail") that a row's status column or a list
     item's "Status:" label gives its requirement, if any."""
@@ -699,19 +714,6 @@ _RATING_CELL = regex.compile(RATING_CELL)
 _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
 _OTHER_SIDE_COLUMN = regex.compile(OTHER_SIDE_COLUMN, regex.IGNORECASE)
 _ARGUMENT_ADOPTED = regex.compile(ARGUMENT_ADOPTED)
-
-
-def _other_side_column(seg: Segmented, block: Block, pos: int | None) -> str | None:
-    """The header of the table column ``pos`` sits in, when that column gives another party's
-    position ("Their draft / position"): a dismissal there is that party's, not the memo's."""
-    if block.kind != "row" or block.header is None or pos is None:
-        return None
-    headers = seg.blocks[block.header].cells
-    for i, (start, end) in enumerate(block.cells):
-        if start <= pos < end and i < len(headers):
-            title = seg.text[headers[i][0]:headers[i][1]].strip(" *")
-            return title if _OTHER_SIDE_COLUMN.match(title) else None
-    return None
 _STATUS_FAIL = regex.compile(STATUS_FAIL)
 _STATUS_PASS = regex.compile(STATUS_PASS)
 _ITEM_PASS_MARK = regex.compile(ITEM_PASS_MARK)

@@ -119,6 +119,12 @@ class Block:
     cells: tuple[tuple[int, int], ...] = ()
     parent: int | None = None  # for a nested list item: the item it is nested under
 
+    def cell_at(self, pos: int | None) -> int | None:
+        """The index of the table cell ``pos`` lies in (None outside a row's cells or for other blocks)."""
+        if self.kind != "row" or pos is None:
+            return None
+        return next((i for i, (start, end) in enumerate(self.cells) if start <= pos < end), None)
+
 
 @dataclass(frozen=True)
 class Unit:
