@@ -71,7 +71,15 @@ _RECITAL = regex.compile(r"\b(?:glossary|definitions?|defined terms|chronology|(
 # commentary") heads analysis, even under a title that heads a recital ("# Chronology" then "## What this means").
 _ANALYTIC_TITLE = regex.compile(r"\b(?:what (?:this|it|that|they|these) means?|(?:legal )?analysis|assessment|implications|"
                                 r"conclusions?|our view|so what|takeaways?|commentary|with comments?|(?:key )?(?:issues|risks|"
-                                r"concerns|findings|problems) (?:identified|found|arising)|evaluation)\b")
+                                r"concerns|findings|problems) (?:identified|found|arising)|evaluation)\b"
+                                # a heading that is only a label of the problems ("## Issues", "Key risks")
+                                r"|^(?:the |key |main |real |live |legal )?(?:issues|problems|risks|concerns|red flags|"
+                                r"findings)$")
+# A title that sorts issues from non-issues ("Issues and non-issues", "Issues / non-issues") heads both
+# kinds of point: not a section of points set aside (its subsections say which is which).
+_MIXED_TITLE = regex.compile(r"\b(?:issues?|problems?|risks?|concerns?) ?(?:and|&|/|vs\.?|versus) ?"
+                             r"(?:non-issues?|not issues?|non-problems?|no issues?)\b"
+                             r"|\bnon-issues? ?(?:and|&|/|vs\.?|versus) ?(?:issues?|problems?|risks?)\b")
 # ... but a glossary of issues ("A-to-Z Issues Glossary", "Glossary of Export and Deal Issues") is a list of
 # issues, each entry a point about this matter, not a list of defined terms.
 _ISSUE_GLOSSARY = regex.compile(r"\b(?:issues?|risks?|concerns?|problems?|red flags?) glossary\b"
@@ -217,7 +225,7 @@ def _line_kind(text: str, start: int, end: int) -> tuple[BlockKind, int, int]:
 
 
 def _section_kind(title: str) -> SectionKind:
-    if _DECLINED.search(title):
+    if _DECLINED.search(title) and not _MIXED_TITLE.search(title):
         return "declined"
     if _ANALYTIC_TITLE.search(title):
         return "analysis"

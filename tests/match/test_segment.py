@@ -321,3 +321,26 @@ def test_a_draft_item_numbered_after_its_bullet_is_withdrawn_by_number():
     by_text = {(b.kind, segment(docx).text[b.start:b.end]): b.section for b in segment(docx).blocks}
     assert by_text[("item", "2. the parking addendum is a liability risk.")] == "declined"
     assert by_text[("item", "1. the renewal notice is late.")] == "analysis"
+
+
+@pytest.mark.parametrize("title", ["Lease review: issues and non-issues", "Issues / non-issues", "Risks vs. non-issues",
+                                   "Non-issues and issues"])
+def test_a_title_sorting_issues_from_non_issues_sets_nothing_aside(title):
+    """A sort of issues from non-issues: its "Issues" list is the memo's own, its "Non-issues" declined."""
+    seg = segment(f"# {title}\n\n## Issues\n\n- The renewal notice is late.\n\n## Non-issues\n\n- The parking addendum.\n")
+    by_text = {seg.text[b.start:b.end]: b.section for b in seg.blocks}
+    assert by_text["the renewal notice is late."] == "analysis"
+    assert by_text["the parking addendum."] == "declined"
+
+
+@pytest.mark.parametrize("label", ["Issues", "Key risks", "Red flags", "Problems"])
+def test_a_heading_that_only_labels_the_problems_is_analysis_under_a_declined_title(label):
+    seg = segment(f"# Points not escalated\n\n## {label}\n\n- The renewal notice is late.\n")
+    by_text = {seg.text[b.start:b.end]: b.section for b in seg.blocks}
+    assert by_text["the renewal notice is late."] == "analysis"
+
+
+def test_a_title_of_points_set_aside_still_declines_what_it_heads():
+    seg = segment("# Issues not escalated\n\n- The parking addendum.\n\n# Non-issues\n\n- The chillers.\n")
+    by_text = {seg.text[b.start:b.end]: b.section for b in seg.blocks}
+    assert by_text["the parking addendum."] == "declined" and by_text["the chillers."] == "declined"
