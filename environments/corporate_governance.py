@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: bdfb5330fd43d94fe5f07ded29b91917b3468fac003c94e2bda018c154de024b
+# root-sha256: b806ca92aa4147a952e450efeb3781056cc8fad90dc966aeb17488483705ab41
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
 # module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
 # module: b96a8c8bc006ccadd252d2cfb3ed3e8e08490d0b10038484ad6323c39926f564 lae.match.cues
-# module: bf6860e133a47b0f0312262924936a1e5e1de65494e3c2c4c2caec486dfb3440 lae.match.engine
+# module: 2c95c69f7bbd78ea07d59806a7fcd832ac0a6b84a5e1ec743bb26147b72c2dc1 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,14 +63,14 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 8bd4aeb5090373a785f9de39bac9e0d1acd1f4cdf9855c7fa8295574ca3b2521 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: 8e8f7910f4b6ef8d2a8f490c12cb24ebb46d90f10f3934aa394fefdeabd4a668 lae.match.segment
+# module: 29e779dea110de419d476c7673bbb5d28bca750dbe4a7b824e35d631f33697fa lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: ce274730374067558b6c8bde744f1e0a795ba4762ff48c6492a3334318b38e1e lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":8610,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1230,"met":true,"over_credit":0.013312,"under_credit":0.090984,"validation_sha256":"0a1156e846b1a5c6b96e3e4c3f3f259bab2ea51d042f7fea20e6758d0ec538df"}
-# fidelity-summary: measured at 1.3% over-credit and 9.1% under-credit on 1230 labelled memos (8610 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":8855,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1265,"met":true,"over_credit":0.01374,"under_credit":0.094948,"validation_sha256":"5ab4e346e8a012535ad0641f150f22a5ec8c9c0e6197ae9874ed81d0d82ff73b"}
+# fidelity-summary: measured at 1.4% over-credit and 9.5% under-credit on 1265 labelled memos (8855 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
