@@ -18,7 +18,7 @@ against rule + layer, and the in-sample figures.
     python bench/train_assertion.py [--memos DIR ...] [--check [--sample TASK ...]]
 
 Training data (the default): the validation batches named in ``TRAIN_IDS`` (memo ids A–G,
-A2–G2, ..., A6–G6, A8–G8, ..., A36–G36, A39–G39, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
+A2–G2, ..., A6–G6, A8–G8, ..., A36–G36, and the fifteen G7 kitchen-sink memos under ``keys_private/*/validation/``)
 and ``../shared/fidelity``. A batch waiting under ``keys_private/_drafts/batch<n>/`` is held out: it measures the layer on memos it never saw (``lae fidelity``). ``--memos DIR``
 replaces the shared development set by other folders in its layout.
 
