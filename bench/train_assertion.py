@@ -563,14 +563,13 @@ def refit(roots: list[str], project: Project) -> int:
     """Extract the rows afresh, refit the forest with the pinned policy, report its in-sample
     figures per pocket and write the module and the rows file."""
     rows, ms = collect(roots, project)
-    print(f"{len(rows)} (memo, finding) pairs; analysis {ms:.0f} ms/memo; refitting with {_pinned_policy()}")
     policy = _pinned_policy()
+    print(f"{len(rows)} (memo, finding) pairs; analysis {ms:.0f} ms/memo; refitting with {policy}")
     train = _train_rows(rows, policy.key)
     forest = fit([r.features for r in train], [r.raised for r in train])
     gate = _gate(rows, {policy.key: forest}, project)
     report("rule + layer, in-sample (all training memos)", rows, gate.probs[policy.key], policy)
-    for pocket, a in pocket_tally(gate, policy).items():
-        print(f"    {pocket:22} over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}")
+    _print_pockets(gate, policy)
     fx = _fixtures({policy.key: forest})
     if not _holds(fx, gate, policy):
         near = _nearest_holding(fx, gate, policy)
@@ -580,12 +579,17 @@ def refit(roots: list[str], project: Project) -> int:
             return 1
         print(f"the pinned thresholds no longer keep the fixture memos and the freeze gate; the nearest that do: {near}")
         policy = near
-        for pocket, a in pocket_tally(gate, policy).items():
-            print(f"    {pocket:22} over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}")
+        _print_pockets(gate, policy)
     atomic_write(WEIGHTS_MODULE, module_text(forest, policy, rows).encode("utf-8"))
     atomic_write(ROWS_FILE, rows_bytes(rows))
     print(f"wrote {WEIGHTS_MODULE.relative_to(ROOT)} and {ROWS_FILE.relative_to(ROOT)}")
     return 0
+
+
+def _print_pockets(gate: Gate, policy: Policy) -> None:
+    """Each pocket's in-sample over- and under-credit under ``policy`` (the freeze gate's estimate)."""
+    for pocket, a in pocket_tally(gate, policy).items():
+        print(f"    {pocket:22} over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}")
 
 
 def _nearest_holding(fx: Fixtures, gate: Gate, pinned_policy: Policy) -> Policy | None:
@@ -732,8 +736,7 @@ def main() -> int:
     full = gate.probs[policy.key]
     report("rule + layer, in-sample (all training memos)", rows, full, policy)
     print("  in sample per pocket (the freeze gate's estimate):")
-    for pocket, a in pocket_tally(gate, policy).items():
-        print(f"    {pocket:22} over {a['over'] / max(1, a['neg']):.1%}  under {a['under'] / max(1, a['pos']):.1%}")
+    _print_pockets(gate, policy)
     print(f"trees: {len(w.trees)}, baseline {w.baseline:+.3f}; splits per feature:")
     for name, n in _importance(w):
         print(f"  {name:26} {n}")
