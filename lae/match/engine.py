@@ -403,7 +403,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
             if _rated_risk(seg, seg.blocks[unit.block]):
                 continue
             live = [p for p, spans in found if scan.stance(u, spans[0][0]).asserts and not _phrase_negated(scan, p, u, spans)
-                    and _close_together(seg.text, spans) and _other_side_column(seg, seg.blocks[unit.block], spans[0][0]) is None
+                    and _close_together(seg.text, spans) and not _in_other_side_column(seg, seg.blocks[unit.block], spans[0][0])
                     and dismissal_holds(seg.text, unit.start, min(s for s, _ in spans), max(e for _, e in spans), unit.end)]
             if live:
                 out[f.id][u] = f"finding-specific dismissal {live[0].phrase!r}"
@@ -416,7 +416,7 @@ def _dismissal_targets(scan: _Scan, spec: MatchSpec, matches: dict[str, _Matches
         if not cue or (block.section != "declined" and scan.stance(u.index, cue_at).kind in (
                 "reported", "question", "hedge", "hypothetical")):
             continue
-        if _other_side_column(seg, block, cue_at) is not None:
+        if _in_other_side_column(seg, block, cue_at):
             continue  # another party's position ("Their draft / position: no issue") is theirs, not the memo's
         if _rated_risk(seg, block):
             continue  # a row or item that rates the point medium or above asserts it; its "irrelevant" answers an objection
@@ -628,15 +628,14 @@ def _status_cells(seg: Segmented, block, column: regex.Pattern | None = None) ->
             if i < len(headers) and column.match(seg.text[headers[i][0]:headers[i][1]].strip(" *"))]
 
 
-def _other_side_column(seg: Segmented, block: Block, pos: int | None) -> str | None:
-    """The header of the table column ``pos`` sits in, when that column gives another party's
-    position ("Their draft / position"): a dismissal there is that party's, not the memo's."""
+def _in_other_side_column(seg: Segmented, block: Block, pos: int | None) -> bool:
+    """Whether ``pos`` sits in a table column that gives another party's position ("Their draft /
+    position"): a dismissal there is that party's, not the memo's."""
     cell = block.cell_at(pos)
     headers = seg.blocks[block.header].cells if block.header is not None else ()
     if cell is None or cell >= len(headers):
-        return None
-    title = seg.text[headers[cell][0]:headers[cell][1]].strip(" *")
-    return title if _OTHER_SIDE_COLUMN.match(title) else None
+        return False
+    return bool(_OTHER_SIDE_COLUMN.match(seg.text[headers[cell][0]:headers[cell][1]].strip(" *")))
 
 
 def _failing_status(seg: Segmented, block) -> str | None:

@@ -224,10 +224,11 @@ def _line_kind(text: str, start: int, end: int) -> tuple[BlockKind, int, int]:
     return "paragraph", start, 0
 
 
-def _section_kind(title: str) -> SectionKind:
+def _section_kind(title: str, analytic: bool) -> SectionKind:
+    """The kind of section a heading titled ``title`` opens (``analytic``: the title matches :data:`_ANALYTIC_TITLE`)."""
     if _DECLINED.search(title) and not _MIXED_TITLE.search(title):
         return "declined"
-    if _ANALYTIC_TITLE.search(title):
+    if analytic:
         return "analysis"
     if (_RECITAL.search(title) and not _ISSUE_GLOSSARY.search(title)) or _RECORD_TITLE.fullmatch(title.strip(" *#:-")):
         return "recital"
@@ -291,7 +292,8 @@ class _Builder:
                 self.stack.pop()
             heads = tuple(i for _l, i, _k, _a in self.stack)
             title = text[cstart:end]
-            self.stack.append((level, idx, _section_kind(title), bool(_ANALYTIC_TITLE.search(title))))
+            analytic = bool(_ANALYTIC_TITLE.search(title))
+            self.stack.append((level, idx, _section_kind(title, analytic), analytic))
             self.blocks.append(Block(idx, kind, cstart, end, level, heads, self.section()))
             self.lead_in = self.header = None
         elif kind == "row":
@@ -339,27 +341,41 @@ class _Builder:
 
     def _row_section(self, header: int | None) -> SectionKind:
         base = self.section()
-        if header is not None and base == "recital" and record_columns(self.text, self.blocks[header]):
+        if header is None or base not in ("recital", "analysis"):
+            return base
+        titles = _header_titles(self.text, self.blocks[header])
+        if not _chronology(titles):
+            return base
+        if base == "recital" and _commenting(titles):
             return "analysis"  # a chronology's comment column is the memo's reading, under any heading
-        if header is not None and base == "analysis":
-            cells = [self.text[s:e].strip("* ") for s, e in self.blocks[header].cells]
-            if cells and _RECITAL_HEADER.fullmatch(cells[0]) and not any(map(_ASSESSMENT_HEADER.search, cells[1:])) \
-                    and not any(map(_COMMENTARY_HEADER.search, cells[1:])):
-                return "recital"
+        if base == "analysis" and not _commenting(titles):
+            return "recital"  # a bare chronology (date, event, source) under an analysis heading recites
         return base
+
+
+def _header_titles(text: str, header: Block) -> list[str]:
+    """A table's column titles, as its header row names them."""
+    return [text[s:e].strip("* ").lower() for s, e in header.cells]
+
+
+def _chronology(titles: list[str]) -> bool:
+    """A table whose first column names a date, an event or the like and no other column assesses."""
+    return bool(titles) and bool(_RECITAL_HEADER.fullmatch(titles[0])) \
+        and not any(map(_ASSESSMENT_HEADER.search, titles[1:]))
+
+
+def _commenting(titles: list[str]) -> frozenset[int]:
+    """The columns past the first that comment on each row ("Comment", "Significance", ...)."""
+    return frozenset(i for i, t in enumerate(titles) if i and _COMMENTARY_HEADER.search(t))
 
 
 def record_columns(text: str, header: Block) -> frozenset[int]:
     """The columns of a table that only record (its date, event and source columns), when its first
     column names a date, event or the like and another column comments on each row ("| Date | Event |
     Document | Comment |"): a row's comment is the memo's reading, its event a recital of the record."""
-    titles = [text[s:e].strip("* ").lower() for s, e in header.cells]
-    if not titles or not _RECITAL_HEADER.fullmatch(titles[0]) or any(map(_ASSESSMENT_HEADER.search, titles[1:])):
-        return frozenset()
-    commenting = {i for i, t in enumerate(titles) if i and _COMMENTARY_HEADER.search(t)}
-    if not commenting:
-        return frozenset()
-    return frozenset(i for i in range(len(titles)) if i not in commenting)
+    titles = _header_titles(text, header)
+    commenting = _commenting(titles) if _chronology(titles) else frozenset()
+    return frozenset(i for i in range(len(titles)) if i not in commenting) if commenting else frozenset()
 
 
 # A table of parallel lists (a SWOT table's four columns, strengths to threats; pros and cons): a row
