@@ -107,6 +107,13 @@ RESCUE_SETS: dict[str, tuple[str, ...]] = {
 # moved leave-one-matter-out figures little (over 5.1% -> 4.7%, under 11.2% -> 11.3%) and its chosen
 # threshold credited a key's calibration negative ("We discuss the unlicensed Phase 1 question ...").
 POLICIES = [(s, r) for s in SCOPES for r in RESCUE_SETS if not (s == "tiered" and r == "narrow")]
+# Three more unit features were measured (2026-12-07) and left out: none moved the figures. A hedged legal conclusion
+# ("could constitute an unlicensed export", "may have required a licence"; on 412 of 25,977 rows), a word of wrongness
+# within 60 characters of the subject's name with no hedge, and whether the unit is itself a question. Leave-one-matter-
+# out over the training memos, pinned policy: 2.29% / 8.99% without any of them; 2.29% / 8.99%, 2.37% / 8.98% and
+# 2.29% / 8.98% with each. Held out on batch 39 (trained without it): 15.95% under-credit without, 15.95%, 16.14% and
+# 16.51% with each. The interview outlines' and kitchen-sink lists' misses come from the memo-level register
+# (m_question, m_hedge) learned from forms like them that raised nothing, which no unit feature outweighs.
 
 
 @dataclass(frozen=True)

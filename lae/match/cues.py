@@ -87,12 +87,13 @@ CORRECTION_CUES: tuple[str, ...] = (
     "incorrect", "wrong", "mistaken", "erroneous", "not true", "not correct", "no longer", "not the case",
     "contrary to", "rather than", "instead of", "do not assume", "should not assume", "cannot assume",
     "misconception", "misread", "inaccurate", "not accurate", "false", "it is not", "untrue", "would be an error",
+    "myth",  # "Myth 1: 'the statute gives us ten days'": a belief set up to be corrected
 )
 
 # ... or followed by one of these ("the view that X is incorrect").
 CORRECTION_CUES_AFTER: tuple[str, ...] = (
     "is incorrect", "is wrong", "is mistaken", "is erroneous", "is not correct", "is untrue", "is inaccurate",
-    "is not accurate", "is a misreading", "is a misconception", "would be incorrect", "would be wrong",
+    "is not accurate", "is a misreading", "is a misconception", "would be incorrect", "would be wrong", "is a myth",
 )
 
 # Words that make a run of terms read as a sentence rather than a keyword list.

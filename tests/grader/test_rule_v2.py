@@ -272,6 +272,13 @@ def test_a_claim_the_memo_forbids_the_client_to_make_is_not_made(spec):
     assert _claim_made(spec, "Do not state that the notice went out; the renewal deadline is in the autumn.")
 
 
+def test_a_belief_set_out_as_a_myth_is_not_a_claim_made(spec):
+    # a "myths and realities" briefing quotes the client's belief in order to correct it
+    assert not _claim_made(spec, 'Myth 1: "The renewal deadline is in the autumn, so there is time."')
+    assert not _claim_made(spec, "That the renewal deadline is in the autumn is a myth.")
+    assert _claim_made(spec, 'Reality: "The renewal deadline is in the autumn, so there is time."')
+
+
 def test_severity_label_and_remote_recommendation_count(spec):
     text = ("## Renewal option (Severity: High)\n\nThe renewal deadline is only weeks away and could lapse.\n\n"
             "## Recommendations\n\n- Renewal option: send the renewal notice this week.")
