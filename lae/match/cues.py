@@ -6,7 +6,7 @@ Cues are plain phrases compiled with the same term compiler as key terms.
 from __future__ import annotations
 
 __all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "FORBIDDEN_SPEECH", "HEDGES", "HYPOTHETICAL",
-           "REPORTED", "ADOPTION", "ARGUMENT_ADOPTED", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
+           "REPORTED", "ADOPTION", "ARGUMENT_ADOPTED", "POINTS_UPHELD", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "ITEM_PASS_MARK", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
            "CORRECTION_CUES_AFTER", "VERDICT", "CHECKING_OPENER", "REVIEW_RECITAL", "REVIEW_FOUND", "VERDICT_LABEL", "VERDICT_CLEARS", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
            "QUESTION_MODAL",
@@ -273,6 +273,12 @@ ARGUMENT_ADOPTED = (r"(?<![\p{L}])(?:(?:this|that|it|the (?:argument|claim|point
                     r"(?<=^|[.:;!]\s{0,3}|\|\s{0,3}))(?:very |fairly |reasonably |genuinely |quite )?"
                     r"(?:strong|compelling|powerful|credible|solid|winning)(?: argument| claim| point| theory| case| one)?"
                     r"(?=\s*(?:[.;:,!|]|$|on the |here|given|because|since))")
+# A verdict that upholds reported points by their numbers ("Points 1, 3 and 4 would succeed", "Points 1 through 6
+# would very likely succeed", "Point 6 succeeds on liability"): a devil's-advocate memo adopts the other side's case
+# it set out as numbered items. Group 1 is the numbers ("1, 3 and 4", "1 through 6", "1-7").
+POINTS_UPHELD = (r"(?<![\p{L}])points? (\d{1,2}(?:(?:,| and|, and| to| through| ?[-\u2013])\s*\d{1,2})*)"
+                 r"(?: (?:would|will|should|do|all))?(?: (?:very |most |quite )?likely| largely| probably| clearly| plainly)?"
+                 r" (?:succeed|prevail|win|hold up|stand)s?\b")
 OTHER_MATTER: tuple[str, ...] = (
     r"(?:another|a different|an unrelated|a prior|a separate|a previous|an earlier|other) (?:matter|client|transaction|deal|case|engagement)",
     r"for comparison", r"by way of comparison", r"by analogy",

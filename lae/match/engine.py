@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, ITEM_PASS_MARK, OTHER_SIDE_COLUMN,
+from lae.match.cues import (ARGUMENT_ADOPTED, POINTS_UPHELD, FUNCTION_WORDS, IN_ORDER, ITEM_PASS_MARK, OTHER_SIDE_COLUMN,
                             PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING, RATING_CELL,
                             RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER,
                             STATUS_COLUMN, STATUS_FAIL, STATUS_LABEL, STATUS_PASS, TRIAGE_COLUMN, TRIAGE_NO)
@@ -30,7 +30,7 @@ from lae.match.polarity import (Stance, clause_start, compile_cues, correction_a
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
                                 stance, verdict_cue, answer_verdict, answer_clears, has_verdict_words, speech_forbidden)
-from lae.match.segment import SMALL_SECTION_BLOCKS, Block, Segmented, Unit, record_columns, segment
+from lae.match.segment import SMALL_SECTION_BLOCKS, Block, Segmented, Unit, item_number, record_columns, segment
 from lae.match.spec import ClaimSpec, CompiledPhrase, CompiledTerm, DistractorSpec, FindingSpec, MatchSpec
 from lae.match.phrases import GENERIC_WORDS, split_phrase
 from lae.match.prefilter import TaskLiterals, LineIndex, prepare_pattern
@@ -101,6 +101,7 @@ class _Scan:
         self._cleared: dict[int, tuple[int, int]] | None = None
         self._lists: dict[int, bool] = {}
         self._adopted: dict[int, bool] = {}  # block -> whether it rates the argument it reports as the memo's own
+        self._upheld: frozenset[int] | None = None  # items a later verdict upholds by number
         self._record_columns: dict[int, frozenset[int]] = {}  # table header block -> its record-only columns
         self._line_units: list[list[int]] | None = None
         self.lines = LineIndex(seg.text, lead)
@@ -200,12 +201,16 @@ class _Scan:
 
     def _argument_adopted(self, block: Block) -> bool:
         """Whether the memo rates the argument its block reports as its own ("This is a strong argument."):
-        a rating not negated, in the same item, paragraph or row."""
+        a rating not negated, in the same item, paragraph or row, or a later verdict on the item by its
+        number (:func:`upheld_items`)."""
         got = self._adopted.get(block.index)
         if got is None:
+            if self._upheld is None:
+                self._upheld = upheld_items(self.seg)
             text = self.seg.text
-            got = any(not negated_before(text, clause_start(text, block.start, m.start()), m.start())
-                      for m in _ARGUMENT_ADOPTED.finditer(text, block.start, block.end))
+            got = block.index in self._upheld or any(
+                not negated_before(text, clause_start(text, block.start, m.start()), m.start())
+                for m in _ARGUMENT_ADOPTED.finditer(text, block.start, block.end))
             self._adopted[block.index] = got
         return got
 
@@ -713,6 +718,33 @@ _RATING_CELL = regex.compile(RATING_CELL)
 _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
 _OTHER_SIDE_COLUMN = regex.compile(OTHER_SIDE_COLUMN, regex.IGNORECASE)
 _ARGUMENT_ADOPTED = regex.compile(ARGUMENT_ADOPTED)
+_POINTS_UPHELD = regex.compile(POINTS_UPHELD)
+_POINT_RANGE = regex.compile(r"(\d{1,2})(?: to| through| ?[-\u2013])\s*(\d{1,2})")
+
+
+def _point_numbers(spec: str) -> set[int]:
+    """The numbers a verdict names: "1, 3 and 4", "1 through 6", "1-7"."""
+    out = {int(n) for n in regex.findall(r"\d{1,2}", spec)}
+    for lo, hi in _POINT_RANGE.findall(spec):
+        out.update(range(int(lo), int(hi) + 1))
+    return out
+
+
+def upheld_items(seg: Segmented) -> frozenset[int]:
+    """The list items, with their sub-items, that a later verdict not negated upholds by number ("Points 1
+    through 6 would succeed", "Point 6 succeeds"): the memo adopts the case it set out point by point."""
+    text = seg.text
+    verdicts = [(m.start(), _point_numbers(m.group(1))) for m in _POINTS_UPHELD.finditer(text)
+                if not negated_before(text, text.rfind("\n", 0, m.start()) + 1, m.start())]
+    out: set[int] = set()
+    for b in seg.blocks if verdicts else ():
+        top = b
+        while top.parent is not None:
+            top = seg.blocks[top.parent]
+        n = item_number(text, top)
+        if n is not None and any(pos > top.end and n in numbers for pos, numbers in verdicts):
+            out.add(b.index)
+    return frozenset(out)
 _STATUS_FAIL = regex.compile(STATUS_FAIL)
 _STATUS_PASS = regex.compile(STATUS_PASS)
 _ITEM_PASS_MARK = regex.compile(ITEM_PASS_MARK)

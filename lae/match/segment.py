@@ -22,7 +22,7 @@ import regex
 from lae.match.cues import ARROW, VERDICT_CLEARS, VERDICT_LABEL
 from lae.match.normalize import NormalizedText, normalize
 
-__all__ = ["Block", "Unit", "Segmented", "segment", "blank_spans", "SMALL_SECTION_BLOCKS"]
+__all__ = ["Block", "Unit", "Segmented", "segment", "blank_spans", "item_number", "SMALL_SECTION_BLOCKS"]
 
 BlockKind = Literal["heading", "paragraph", "item", "row"]
 SectionKind = Literal["analysis", "recital", "declined", "recommendations"]
@@ -375,7 +375,9 @@ def record_columns(text: str, header: Block) -> frozenset[int]:
     Document | Comment |"): a row's comment is the memo's reading, its event a recital of the record."""
     titles = _header_titles(text, header)
     commenting = _commenting(titles) if _chronology(titles) else frozenset()
-    return frozenset(i for i in range(len(titles)) if i not in commenting) if commenting else frozenset()
+    if not commenting:
+        return frozenset()
+    return frozenset(i for i in range(len(titles)) if i not in commenting)
 
 
 # A table of parallel lists (a SWOT table's four columns, strengths to threats; pros and cons): a row
@@ -550,6 +552,12 @@ _WITHDRAWN = regex.compile(r"[\W_]*(?:withdrawn|withdraw|dropped|drop|rejected|r
 _ITEM_NUMBER = regex.compile(r"[ \t]*(?:[-*+\u2022][ \t]+)?(\d{1,2})[.)]")
 
 
+def item_number(text: str, block: Block) -> int | None:
+    """A list item's number: its marker ("11. ..."), or the number after a bullet ("- 11. ..."); None otherwise."""
+    m = _ITEM_NUMBER.match(text, text.rfind("\n", 0, block.start) + 1, block.end) if block.kind == "item" else None
+    return int(m.group(1)) if m else None
+
+
 def _reviewed_draft(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
     """The items of a draft list ("## Draft issues") that a later review at its level withdraws by number
     ("## Self-review" ... "Withdrawn 11: ..."), with their sub-items: the memo set them aside (declined)."""
@@ -564,8 +572,7 @@ def _reviewed_draft(text: str, blocks: Sequence[Block]) -> tuple[Block, ...]:
                      for m in [_WITHDRAWN.match(text, b.start, b.end)] if m}
         dropped: set[int] = set()
         for b in body:
-            m = _ITEM_NUMBER.match(text, text.rfind("\n", 0, b.start) + 1, b.end) if b.kind == "item" else None
-            if (m and int(m.group(1)) in withdrawn and b.parent is None) or b.parent in dropped:
+            if (b.parent is None and item_number(text, b) in withdrawn) or b.parent in dropped:
                 dropped.add(b.index)
                 if b.section == "analysis":
                     out[b.index] = replace(b, section="declined")

@@ -71,6 +71,12 @@ RAISED = [
     # an argument reported, then rated strong in the memo's own voice
     "1. The landlord could argue that the renewal notice under Section 9.1 is late once the deadline lapses on "
     "June 30, 2025. This is a strong argument.",
+    # the other side's numbered points, upheld later by number in the memo's own voice
+    "## Their case\n\n1. They will say the renewal notice under Section 9.1 is late once the deadline lapses on "
+    "June 30, 2025.\n2. They will say the parking addendum was never signed.\n\n## Where they are right\n\n"
+    "Points 1 through 2 would succeed on the documents.",
+    "## Their case\n\n1. They will say the parking addendum was never signed.\n2. They will say the renewal notice "
+    "under Section 9.1 is late once the deadline lapses on June 30, 2025.\n\n## Assessment\n\nPoint 2 succeeds.",
     # another party's position in a playbook's column is theirs: its "no issue" dismisses nothing of the memo's
     "| Point | Their draft / position | Our position | Why it matters |\n|---|---|---|---|\n| Renewal option (s. 9.1) | "
     "No issue; ops will renew in the autumn | Serve the notice now | the deadline lapses June 30, 2025 and the client "
@@ -134,6 +140,11 @@ NOT_RAISED = [
     "June 30, 2025. This is not a strong argument.",
     "1. The landlord could argue that the renewal notice under Section 9.1 is late once the deadline lapses on "
     "June 30, 2025. Weak.",
+    # ... or upheld by number, but another point's number, or denied success
+    "## Their case\n\n1. They will say the parking addendum was never signed.\n2. They will say the renewal notice "
+    "under Section 9.1 is late once the deadline lapses on June 30, 2025.\n\n## Assessment\n\nPoint 1 succeeds.",
+    "## Their case\n\n1. They will say the renewal notice under Section 9.1 is late once the deadline lapses on "
+    "June 30, 2025.\n\n## Assessment\n\nPoints 1 and 2 would not succeed.",
     # an audit procedure's clean result closes the procedure it ends
     "1. Renewal option. We agreed the renewal notice deadline of June 30, 2025 in Section 9.1 to the lease extract "
     "and the calendar. No exceptions noted.",
