@@ -114,6 +114,12 @@ POLICIES = [(s, r) for s in SCOPES for r in RESCUE_SETS if not (s == "tiered" an
 # 2.29% / 8.98% with each. Held out on batch 39 (trained without it): 15.95% under-credit without, 15.95%, 16.14% and
 # 16.51% with each. The interview outlines' and kitchen-sink lists' misses come from the memo-level register
 # (m_question, m_hedge) learned from forms like them that raised nothing, which no unit feature outweighs.
+# Dropping the memo-level question rate (m_question; questions still count where they are asked, d_question) was
+# measured after batch 41 (2026-12-07), whose scoping emails list open questions and then conclude ("What I can
+# already say: ..."): the layer vetoed 38 of batch 41's 113 misses on m_question. Leave-one-matter-out, pinned
+# policy: 2.31% / 8.99% with it, 2.31% / 9.08% without; held out (trained without them): batch 39 15.76% -> 15.95%,
+# batch 40 18.25% -> 16.76%, batch 41 20.21% -> 16.10% under-credit. `--refit` without it kept no thresholds within
+# the fixture memos and the freeze gate (corporate-governance's under-credit sits at the limit), so it waits.
 
 
 @dataclass(frozen=True)
