@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: a3afed54c51a3367969ae32c080cb3765dfb17edc768c6371833c51270675c63
+# root-sha256: 9ecb4ed353b7f7a29e41b3e024202ae2596395d1c3a258adb258f3f146d0c78a
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -54,8 +54,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
 # module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
-# module: 8c1d00ba39b54e9dc3fde69074dff70cb4d094ab54ad15c9715d69a6b9971cd6 lae.match.cues
-# module: 00033fbcea68d4e30c2f3fe008920e90155e8ed7cf7d8e58f0b3c4811534e824 lae.match.engine
+# module: c6844d751165111ab4007aa5ff254449c6058576302c1c0d42850e18ba0d24c5 lae.match.cues
+# module: 12d8b4e48d59dcd559361a0f006fc71cb2c2aec801b0aa47212121cd1f20c65a lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -63,7 +63,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
 # module: 8bd4aeb5090373a785f9de39bac9e0d1acd1f4cdf9855c7fa8295574ca3b2521 lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
-# module: abf63479b3f9dd59a1840fda9774fcd2682761bfb6175f5fa9146def2b18e021 lae.match.segment
+# module: 6523bd2d05d9287eaa55db57284f8754f68e9b1497d018ed5b787016c005a737 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
 # module: ce274730374067558b6c8bde744f1e0a795ba4762ff48c6492a3334318b38e1e lae.match.terms
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
