@@ -20,10 +20,11 @@ from typing import Iterable, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (ARGUMENT_ADOPTED, POINTS_UPHELD, FUNCTION_WORDS, IN_ORDER, ITEM_PASS_MARK, OTHER_SIDE_COLUMN,
-                            PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING, RATING_CELL,
-                            RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS, SEVERITY_ORDER,
-                            STATUS_COLUMN, STATUS_FAIL, STATUS_LABEL, STATUS_PASS, TRIAGE_COLUMN, TRIAGE_NO)
+from lae.match.cues import (ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, ITEM_PASS_MARK, OTHER_SIDE_COLUMN,
+                            POINTS_UPHELD, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
+                            RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS,
+                            SEVERITY_ORDER, STATUS_COLUMN, STATUS_FAIL, STATUS_LABEL, STATUS_PASS, TRIAGE_COLUMN,
+                            TRIAGE_NO)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
 from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
@@ -718,13 +719,23 @@ _RATING_CELL = regex.compile(RATING_CELL)
 _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
 _OTHER_SIDE_COLUMN = regex.compile(OTHER_SIDE_COLUMN, regex.IGNORECASE)
 _ARGUMENT_ADOPTED = regex.compile(ARGUMENT_ADOPTED)
+_STATUS_FAIL = regex.compile(STATUS_FAIL)
+_STATUS_PASS = regex.compile(STATUS_PASS)
+_ITEM_PASS_MARK = regex.compile(ITEM_PASS_MARK)
+_TRIAGE_COLUMN = regex.compile(TRIAGE_COLUMN)
+_TRIAGE_NO = regex.compile(TRIAGE_NO)
+_STATUS_LABEL = regex.compile(STATUS_LABEL)
+_PRIORITY_HEADING = regex.compile(PRIORITY_HEADING)
+_PRIORITY_COLUMN = regex.compile(PRIORITY_COLUMN)
+_PRIORITY_CELL = regex.compile(PRIORITY_CELL)
 _POINTS_UPHELD = regex.compile(POINTS_UPHELD)
+_POINT_NUMBER = regex.compile(r"\d{1,2}")
 _POINT_RANGE = regex.compile(r"(\d{1,2})(?: to| through| ?[-\u2013])\s*(\d{1,2})")
 
 
 def _point_numbers(spec: str) -> set[int]:
     """The numbers a verdict names: "1, 3 and 4", "1 through 6", "1-7"."""
-    out = {int(n) for n in regex.findall(r"\d{1,2}", spec)}
+    out = {int(n) for n in _POINT_NUMBER.findall(spec)}
     for lo, hi in _POINT_RANGE.findall(spec):
         out.update(range(int(lo), int(hi) + 1))
     return out
@@ -745,15 +756,6 @@ def upheld_items(seg: Segmented) -> frozenset[int]:
         if n is not None and any(pos > top.end and n in numbers for pos, numbers in verdicts):
             out.add(b.index)
     return frozenset(out)
-_STATUS_FAIL = regex.compile(STATUS_FAIL)
-_STATUS_PASS = regex.compile(STATUS_PASS)
-_ITEM_PASS_MARK = regex.compile(ITEM_PASS_MARK)
-_TRIAGE_COLUMN = regex.compile(TRIAGE_COLUMN)
-_TRIAGE_NO = regex.compile(TRIAGE_NO)
-_STATUS_LABEL = regex.compile(STATUS_LABEL)
-_PRIORITY_HEADING = regex.compile(PRIORITY_HEADING)
-_PRIORITY_COLUMN = regex.compile(PRIORITY_COLUMN)
-_PRIORITY_CELL = regex.compile(PRIORITY_CELL)
 
 
 @dataclass
