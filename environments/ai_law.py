@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 9ecb4ed353b7f7a29e41b3e024202ae2596395d1c3a258adb258f3f146d0c78a
+# root-sha256: 6a2dcffa143de9dabdbf10a6fd47653a7446d99e736576e55b7fbad845c9c591
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
 # module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
 # module: c6844d751165111ab4007aa5ff254449c6058576302c1c0d42850e18ba0d24c5 lae.match.cues
-# module: 12d8b4e48d59dcd559361a0f006fc71cb2c2aec801b0aa47212121cd1f20c65a lae.match.engine
+# module: 7f6f85bd1986caad985db4088ed6928ccb57d25c8fddd4e9461c35fa05bafddf lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
