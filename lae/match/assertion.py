@@ -382,17 +382,20 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
             ("m_teaching", min(1.0, _count_all("teaching", text) / sentences)))
 
 
-# A question the memo puts to itself and answers at once (a self-interview's or FAQ's "Q: ..." line, the next line
-# "A: ..."): answered, not left open, so it does not count toward the memo's rate of questions.
+# A question the memo puts to itself and answers at once is answered, not left open, so it does not count toward the
+# memo's rate of questions: a self-interview's or FAQ's "Q: ..." line whose next line is "A: ...", and a yes/no grid's
+# row whose next cell is a bare "Y" or "N" ("| Is the notice timely? | N | ... |").
 _Q_LINE = regex.compile(r"\W*(?:q\d{0,2}|question)\W*[:.]")
 _A_LINE = regex.compile(r"\W*(?:a\d{0,2}|answer)\W*:")
+_GRID_ROW = regex.compile(r"\?[\s*_]*\|[\s*_]*(?:y|n)[\s*_.]*\|")
 
 
 def _without_answered_questions(text: str) -> str:
-    """``text`` less each question line (:data:`_Q_LINE`) whose next non-blank line answers it (:data:`_A_LINE`)."""
+    """``text`` less each question answered at once (see above)."""
     lines = text.split("\n")
     filled = [i for i, line in enumerate(lines) if line.strip()]
     answered = {i for i, nxt in zip(filled, filled[1:]) if _Q_LINE.match(lines[i]) and _A_LINE.match(lines[nxt])}
+    answered |= {i for i in filled if _GRID_ROW.search(lines[i])}
     return "\n".join(line for i, line in enumerate(lines) if i not in answered)
 
 

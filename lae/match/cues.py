@@ -8,7 +8,7 @@ from __future__ import annotations
 __all__ = ["DISMISSAL_V2", "IN_ORDER", "NEGATORS", "PSEUDO_NEGATIONS", "GOVERNING_NEGATION", "FORBIDDEN_SPEECH", "HEDGES", "HYPOTHETICAL",
            "REPORTED", "ADOPTION", "ARGUMENT_ADOPTED", "POINTS_UPHELD", "OTHER_MATTER", "LAW_IN_ABSTRACT", "COURTS_IN_GENERAL", "DEFINITION", "ESCALATION_V2", "SEVERITY_LEVEL_WORDS",
            "SEVERITY_LABELS", "PRIORITY_HEADING", "PRIORITY_COLUMN", "PRIORITY_CELL", "PRIORITY_CELL_LEVELS", "RATING_COLUMN", "RATING_CELL", "RATING_CELL_LEVELS", "STATUS_COLUMN", "STATUS_FAIL", "STATUS_PASS", "ITEM_PASS_MARK", "STATUS_LABEL", "TRIAGE_COLUMN", "TRIAGE_NO", "SEVERITY_LEXICON", "SEVERITY_ORDER", "DISMISSAL_CUES", "DISMISSAL_PATTERNS", "ESCALATION_CUES", "CORRECTION_CUES",
-           "CORRECTION_CUES_AFTER", "VERDICT", "CHECKING_OPENER", "REVIEW_RECITAL", "REVIEW_FOUND", "VERDICT_LABEL", "VERDICT_CLEARS", "ARROW", "ANSWER", "QUESTION_IN_ORDER", "QUESTION_WRONG",
+           "CORRECTION_CUES_AFTER", "VERDICT", "CHECKING_OPENER", "REVIEW_RECITAL", "REVIEW_FOUND", "VERDICT_LABEL", "VERDICT_CLEARS", "ARROW", "ANSWER", "ANSWER_CELL", "QUESTION_IN_ORDER", "QUESTION_WRONG",
            "QUESTION_MODAL",
            "FUNCTION_WORDS", "severity_terms_for"]
 
@@ -488,6 +488,9 @@ VERDICT: tuple[str, ...] = (
 # negation, finds nothing from its answer (SPEC section 3, "Answered questions").
 ANSWER = (r"\W*(?:(?:short |brief |quick |the )?answer|a\d{0,2}|response|conclusion|verdict|bottom line)?"
           r"[\s*:.\u2014-]{0,4}(?P<answer>no|yes)(?=\s*(?:[.,;:!)(*\u2014-]|$))")
+# The answer cell of a yes/no grid (`| Question | Y/N | Why |`) or a questionnaire: a "Y" or "N" (or "Yes", "No"),
+# nothing but punctuation or a clause after it ("N - 48 hours is too short", "Yes. File 0317 is cleared.").
+ANSWER_CELL = r"[\W_]*(?P<answer>yes|no|y|n)(?=[\W_]*$|[\s*]*[-\u2013\u2014:;,.(!)])"
 QUESTION_IN_ORDER: tuple[str, ...] = (
     r"lawful(?:ly)?", r"legal(?:ly)?", r"valid(?:ly)?", r"enforceable", r"compliant", r"compl(?:y|ies)", r"permitted",
     r"permissible", r"allowed", r"correct(?:ly)?", r"accurate(?:ly)?", r"right", r"sound", r"adequate(?:ly)?",

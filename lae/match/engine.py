@@ -274,9 +274,10 @@ class _Scan:
 
 
 # A table that pairs questions with their answers ("| # | Question | Answer | Supporting document |"): a completed
-# questionnaire, each row a question and the memo's answer to it.
+# questionnaire, each row a question and the memo's answer to it; a yes/no grid ("| Question | Y/N | Why |") is one.
 _QUESTION_HEADER = regex.compile(r"\W*(?:questions?|query|queries|requests?)\W*")
 _ANSWER_HEADER = regex.compile(r"\W*(?:answers?|responses?|repl(?:y|ies))\W*")
+_YES_NO_HEADER = regex.compile(r"\W*(?:y\s*/\s*n(?:\s*/\s*\?)?|yes\s*/\s*no|yes or no)\W*")
 
 
 def _cleared_answers(seg: Segmented) -> dict[int, tuple[int, int]]:
@@ -287,7 +288,7 @@ def _cleared_answers(seg: Segmented) -> dict[int, tuple[int, int]]:
         span = answer_clears(seg.text, (q.start, q.end), (a.start, a.end))
         if span and seg.blocks[a.block].kind != "row":
             out[a.index] = span
-    columns: dict[int, tuple[int, int] | None] = {}
+    columns: dict[int, tuple[int, int, bool] | None] = {}
     for u in seg.units:
         block = seg.blocks[u.block]
         if block.kind != "row" or block.header is None:
@@ -295,19 +296,31 @@ def _cleared_answers(seg: Segmented) -> dict[int, tuple[int, int]]:
         if block.header not in columns:
             columns[block.header] = _question_answer_columns(seg, seg.blocks[block.header])
         pair = columns[block.header]
-        if pair and max(pair) < len(block.cells):
-            span = answer_clears(seg.text, block.cells[pair[0]], block.cells[pair[1]])
+        if pair and max(pair[:2]) < len(block.cells):
+            span = answer_clears(seg.text, block.cells[pair[0]], block.cells[pair[1]], cell=pair[2])
             if span and u.start <= span[0] < u.end:
                 out[u.index] = span
     return out
 
 
-def _question_answer_columns(seg: Segmented, header: Block) -> tuple[int, int] | None:
-    """The question column and the answer column of a header row, if it has both."""
+def _row_answered(seg: Segmented, block: Block) -> tuple[int, int, str] | None:
+    """The answer cell of a question-and-answer table's row that answers its question cell by finding a problem
+    (`| Is the notice timely? | N | ... |`)."""
+    if block.kind != "row" or block.header is None:
+        return None
+    pair = _question_answer_columns(seg, seg.blocks[block.header])
+    if pair is None or not pair[2] or max(pair[:2]) >= len(block.cells):
+        return None
+    return answer_verdict(seg.text, block.cells[pair[0]], block.cells[pair[1]], cell=True)
+
+
+def _question_answer_columns(seg: Segmented, header: Block) -> tuple[int, int, bool] | None:
+    """The question column and the answer column of a header row, if it has both, and whether the answer column is
+    a yes/no grid's (`Y/N`), whose bare `Y` or `N` answers and whose answer that finds a problem is the row's verdict."""
     names = [seg.text[s:e] for s, e in header.cells]
     q = next((i for i, n in enumerate(names) if _QUESTION_HEADER.fullmatch(n)), None)
-    a = next((i for i, n in enumerate(names) if _ANSWER_HEADER.fullmatch(n)), None)
-    return (q, a) if q is not None and a is not None else None
+    a = next((i for i, n in enumerate(names) if _ANSWER_HEADER.fullmatch(n) or _YES_NO_HEADER.fullmatch(n)), None)
+    return (q, a, bool(_YES_NO_HEADER.fullmatch(names[a]))) if q is not None and a is not None else None
 
 
 def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
@@ -851,7 +864,8 @@ class _FindingJudge:
         if block.kind == "heading":  # a heading concludes only as a question answered, with analysis under it
             cue = _answered(seg, u) if self._heading_backed(block.index) else None
         else:
-            cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit) or _answered(seg, u)
+            cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit) or _answered(seg, u) \
+                or _row_answered(seg, block)
         if cue is None or not self.scan.stance(u, cue[0]).asserts:
             self.subject_only(u)
             return

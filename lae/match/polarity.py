@@ -21,7 +21,7 @@ import regex
 from lae.match.cues import (ADOPTION, ANSWER, ARROW, CHECKING_OPENER, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FORBIDDEN_SPEECH, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, IN_ORDER, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS,
-                            QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, REVIEW_FOUND, REVIEW_RECITAL,
+                            ANSWER_CELL, QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, REVIEW_FOUND, REVIEW_RECITAL,
                             VERDICT)
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
@@ -417,13 +417,16 @@ def verdict_cue(text: str, start: int, end: int) -> tuple[int, int, str] | None:
 
 
 _ANSWER = regex.compile(ANSWER)
+_ANSWER_CELL = regex.compile(ANSWER_CELL)
 _QUESTION_MODAL = regex.compile(QUESTION_MODAL)
 
 
-def _answer_reading(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[regex.Match, bool] | None:
-    """The yes or no opening the unit ``answer`` and whether it finds a problem, when ``question`` asks
-    plainly whether something is in order or whether it is wrong (not both, not negated); else None."""
-    m = _ANSWER.match(text, *answer)
+def _answer_reading(text: str, question: tuple[int, int], answer: tuple[int, int], *,
+                    cell: bool = False) -> tuple[regex.Match, bool] | None:
+    """The yes or no opening the unit ``answer`` (``cell``: the answer cell of a table's row, where a bare "Y" or
+    "N" answers too) and whether it finds a problem, when ``question`` asks plainly whether something is in order
+    or whether it is wrong (not both, not negated); else None."""
+    m = (_ANSWER_CELL if cell else _ANSWER).match(text, *answer)
     q_start, q_end = question
     if m is None or not _asks(text[q_start:q_end]):
         return None
@@ -433,30 +436,33 @@ def _answer_reading(text: str, question: tuple[int, int], answer: tuple[int, int
     in_order = bool(cues["in_order"].search(text, q_start, q_end) or _QUESTION_MODAL.match(text, q_start, q_end))
     if in_order == bool(cues["wrong"].search(text, q_start, q_end)):
         return None
-    return m, (m["answer"] == "no") == in_order
+    return m, m["answer"].startswith("n") == in_order
 
 
-def answer_verdict(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[int, int, str] | None:
+def answer_verdict(text: str, question: tuple[int, int], answer: tuple[int, int], *,
+                   cell: bool = False) -> tuple[int, int, str] | None:
     """The yes or no that opens the unit ``answer`` when it answers the question ``question`` (the
-    unit before it) so as to find a problem: "No" to whether something is in order, "Yes" to
-    whether something is wrong. None for any other answer or question, or a negated question."""
-    read = _answer_reading(text, question, answer)
+    unit before it, or the question cell of the answer cell's row) so as to find a problem: "No" to
+    whether something is in order, "Yes" to whether something is wrong. None for any other answer or
+    question, or a negated question."""
+    read = _answer_reading(text, question, answer, cell=cell)
     if read is None or not read[1]:
         return None
     m = read[0]
-    asked = "in order" if m["answer"] == "no" else "wrong"
+    asked = "in order" if m["answer"].startswith("n") else "wrong"
     return m.start("answer"), m.end("answer"), f"{m['answer']!r} to whether it is {asked}"
 
 
 _ANSWER_ENDS = regex.compile(r"\s*(?:[.!:]|$)")
 
 
-def answer_clears(text: str, question: tuple[int, int], answer: tuple[int, int]) -> tuple[int, int] | None:
+def answer_clears(text: str, question: tuple[int, int], answer: tuple[int, int], *,
+                  cell: bool = False) -> tuple[int, int] | None:
     """The mirror of :func:`answer_verdict`: a bare "Yes." to whether something is in order, or "No." to
     whether it is wrong ("Has due diligence been completed? | Yes. File 0317 is cleared."), which sets the
     point aside. A "yes, but ..." qualifies the answer and clears nothing. Returns the answer's span, its
     closing mark included."""
-    read = _answer_reading(text, question, answer)
+    read = _answer_reading(text, question, answer, cell=cell)
     ends = None if read is None or read[1] else _ANSWER_ENDS.match(text, read[0].end("answer"), answer[1])
     return (read[0].start("answer"), ends.end()) if ends else None
 

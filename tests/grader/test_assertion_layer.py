@@ -461,3 +461,12 @@ def test_a_question_the_memo_answers_at_once_is_not_an_open_one():
     assert feats(open_questions + "\n\nThe deadline is June 30.")["m_question"] > 0.5
     unanswered = pairs.replace("**A:** Yes.", "Yes.")  # no answer label: the question stands as asked
     assert feats(unanswered)["m_question"] > 0
+
+
+def test_a_yes_no_grid_answers_its_questions():
+    """A yes/no grid's row answers its question in the next cell ("| Is the notice timely? | N | ... |"): its
+    questions are not left open and do not count toward the memo's rate of questions; a "?" there leaves them open."""
+    grid = "| Question | Y/N | Why |\n|---|---|---|\n" + "\n".join(
+        f"| Is the renewal notice for unit {i} on time? | N | Sent after June 30. |" for i in range(1, 4))
+    assert feats(grid)["m_question"] == 0
+    assert feats(grid.replace("| N |", "| ? |"))["m_question"] > 0

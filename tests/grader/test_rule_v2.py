@@ -644,3 +644,25 @@ def test_a_questionnaire_answer_that_clears_its_question_sets_the_point_aside(sp
     assert ("F1" in credited(spec, row)) is raised
     prose = row.replace("| # | Question | Answer |\n|---|---|---|\n| 1 | ", "").replace(" | ", "\n\n").rstrip(" |")
     assert ("F1" in credited(spec, prose)) is raised
+
+
+@pytest.mark.parametrize(("answer", "found"), [("N", True), ("Y", False), ("?", False)])
+def test_a_yes_no_grid_answers_the_question_of_its_row(spec, answer, found):
+    """A yes/no grid (`| Question | Y/N | Why |`) answers each row's question in its answer cell: a bare "N" to
+    whether something is in order finds the problem the row names; a "Y" or a "?" does not, nor does the same row
+    under a header with no answer column."""
+    grid = ("| Question | Y/N | Why |\n|---|---|---|\n"
+            f"| Is the Section 11.3 indemnity enforceable against the tenant? | {answer} | Landlord's form. |")
+    out = analyze_text(spec[0], grid).finding("F2")
+    assert out.credited is found, out
+    if found:
+        assert any(h.term == "verdict: 'n' to whether it is in order" for h in out.credit.hits), out.credit
+    assert not analyze_text(spec[0], grid.replace("| Y/N |", "| Note |")).finding("F2").credited
+
+
+def test_a_yes_no_grid_that_answers_yes_to_whether_a_point_is_in_order_clears_it(spec):
+    """The grid's "Y" to whether something is in order sets aside the problem its row goes on to name."""
+    grid = ("| Question | Y/N | Why |\n|---|---|---|\n"
+            "| Is the Section 11.3 indemnity enforceable against the tenant? | Y | It is a broad-form indemnity. |")
+    assert analyze_text(spec[0], grid.replace("| Y |", "| N |")).finding("F2").credited
+    assert analyze_text(spec[0], grid).finding("F2").status == "dismissed"
