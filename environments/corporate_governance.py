@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 7dc44ed9ef2ff071304b401d81c18ecd6dae56a43232309fe6d735ab718adcc9
+# root-sha256: ca4b3cdeecc8ab36ae446a9f5e389f575e6f337c8932fc8112da6fc54369da54
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,15 +53,15 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
-# module: d7f56de78d86aef8d7c592f3bd812416d0805e8cd909f53058d141cc8a265f0e lae.match.assertion
-# module: c6844d751165111ab4007aa5ff254449c6058576302c1c0d42850e18ba0d24c5 lae.match.cues
-# module: 7f6f85bd1986caad985db4088ed6928ccb57d25c8fddd4e9461c35fa05bafddf lae.match.engine
+# module: 11cf8f3c630c2f234f6a505bab1967e21651cb2a17a9d4e927a2df04df8623aa lae.match.assertion
+# module: 079ff5dd55eeb475a31e3ada099663f257e81ebda8b7bfb05cc90b8adfcaaf16 lae.match.cues
+# module: 5a50b0668bf169b2a378f3b7da883d94aecb5342de46b0098c3b8f38c8fa171c lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 8bd4aeb5090373a785f9de39bac9e0d1acd1f4cdf9855c7fa8295574ca3b2521 lae.match.polarity
+# module: d35a00bd7a786883d202274c1cd6c180bfe5289657f8a60f12d93b3d9090233e lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 6523bd2d05d9287eaa55db57284f8754f68e9b1497d018ed5b787016c005a737 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
