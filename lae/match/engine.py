@@ -15,7 +15,7 @@ import bisect
 import functools
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import regex
 
@@ -104,6 +104,7 @@ class _Scan:
         self._adopted: dict[int, bool] = {}  # block -> whether it rates the argument it reports as the memo's own
         self._upheld: frozenset[int] | None = None  # items a later verdict upholds by number
         self._record_columns: dict[int, frozenset[int]] = {}  # table header block -> its record-only columns
+        self._qa_columns: dict[int, _QAColumns | None] = {}  # table header block -> its question and answer columns
         self._line_units: list[list[int]] | None = None
         self.lines = LineIndex(seg.text, lead)
         self.block_units: list[list[int]] = [[] for _ in seg.blocks]
@@ -264,10 +265,42 @@ class _Scan:
         return self._dismissals
 
     def cleared_answers(self) -> dict[int, tuple[int, int]]:
-        """Unit index -> the span of the answer in it that clears its question (:func:`_cleared_answers`)."""
+        """Unit index -> the span of the answer in it that clears the question it answers (:func:`answer_clears`):
+        a sentence after the question sentence, or a row of a question-and-answer table (its answer cell)."""
         if self._cleared is None:
-            self._cleared = _cleared_answers(self.seg)
+            seg, out = self.seg, {}
+            for q, a in zip(seg.units, seg.units[1:]):
+                span = answer_clears(seg.text, (q.start, q.end), (a.start, a.end))
+                if span and seg.blocks[a.block].kind != "row":
+                    out[a.index] = span
+            for u in seg.units:
+                block = seg.blocks[u.block]
+                qa = self.qa_columns(block)
+                if qa is None:
+                    continue
+                span = answer_clears(seg.text, block.cells[qa.question], block.cells[qa.answer], cell=qa.yes_no)
+                if span and u.start <= span[0] < u.end:
+                    out[u.index] = span
+            self._cleared = out
         return self._cleared
+
+    def qa_columns(self, block: Block) -> _QAColumns | None:
+        """The question and answer columns of a row's question-and-answer table (:func:`_question_answer_columns`),
+        when the row has both cells."""
+        if block.kind != "row" or block.header is None:
+            return None
+        if block.header not in self._qa_columns:
+            self._qa_columns[block.header] = _question_answer_columns(self.seg, self.seg.blocks[block.header])
+        qa = self._qa_columns[block.header]
+        return qa if qa is not None and max(qa.question, qa.answer) < len(block.cells) else None
+
+    def row_answered(self, block: Block) -> tuple[int, int, str] | None:
+        """The answer cell of a yes/no grid's row that answers its question cell by finding a problem
+        (`| Is the notice timely? | N | ... |`)."""
+        qa = self.qa_columns(block)
+        if qa is None or not qa.yes_no:
+            return None
+        return answer_verdict(self.seg.text, block.cells[qa.question], block.cells[qa.answer], cell=True)
 
     def units_of(self, blocks: Iterable[int]) -> set[int]:
         return {u for b in blocks for u in self.block_units[b]}
@@ -280,47 +313,21 @@ _ANSWER_HEADER = regex.compile(r"\W*(?:answers?|responses?|repl(?:y|ies))\W*")
 _YES_NO_HEADER = regex.compile(r"\W*(?:y\s*/\s*n(?:\s*/\s*\?)?|yes\s*/\s*no|yes or no)\W*")
 
 
-def _cleared_answers(seg: Segmented) -> dict[int, tuple[int, int]]:
-    """Units whose answer clears the question it answers (:func:`answer_clears`), with the answer's span: a
-    sentence after the question sentence, or a row of a question-and-answer table (its answer cell)."""
-    out: dict[int, tuple[int, int]] = {}
-    for q, a in zip(seg.units, seg.units[1:]):
-        span = answer_clears(seg.text, (q.start, q.end), (a.start, a.end))
-        if span and seg.blocks[a.block].kind != "row":
-            out[a.index] = span
-    columns: dict[int, tuple[int, int, bool] | None] = {}
-    for u in seg.units:
-        block = seg.blocks[u.block]
-        if block.kind != "row" or block.header is None:
-            continue
-        if block.header not in columns:
-            columns[block.header] = _question_answer_columns(seg, seg.blocks[block.header])
-        pair = columns[block.header]
-        if pair and max(pair[:2]) < len(block.cells):
-            span = answer_clears(seg.text, block.cells[pair[0]], block.cells[pair[1]], cell=pair[2])
-            if span and u.start <= span[0] < u.end:
-                out[u.index] = span
-    return out
+class _QAColumns(NamedTuple):
+    """A question-and-answer table's question column and answer column, and whether the answer column is a yes/no
+    grid's (`Y/N`), whose bare `Y` or `N` answers and whose answer that finds a problem is the row's verdict."""
+
+    question: int
+    answer: int
+    yes_no: bool
 
 
-def _row_answered(seg: Segmented, block: Block) -> tuple[int, int, str] | None:
-    """The answer cell of a question-and-answer table's row that answers its question cell by finding a problem
-    (`| Is the notice timely? | N | ... |`)."""
-    if block.kind != "row" or block.header is None:
-        return None
-    pair = _question_answer_columns(seg, seg.blocks[block.header])
-    if pair is None or not pair[2] or max(pair[:2]) >= len(block.cells):
-        return None
-    return answer_verdict(seg.text, block.cells[pair[0]], block.cells[pair[1]], cell=True)
-
-
-def _question_answer_columns(seg: Segmented, header: Block) -> tuple[int, int, bool] | None:
-    """The question column and the answer column of a header row, if it has both, and whether the answer column is
-    a yes/no grid's (`Y/N`), whose bare `Y` or `N` answers and whose answer that finds a problem is the row's verdict."""
+def _question_answer_columns(seg: Segmented, header: Block) -> _QAColumns | None:
+    """The question column and the answer column of a header row, if it has both (:class:`_QAColumns`)."""
     names = [seg.text[s:e] for s, e in header.cells]
     q = next((i for i, n in enumerate(names) if _QUESTION_HEADER.fullmatch(n)), None)
     a = next((i for i, n in enumerate(names) if _ANSWER_HEADER.fullmatch(n) or _YES_NO_HEADER.fullmatch(n)), None)
-    return (q, a, bool(_YES_NO_HEADER.fullmatch(names[a]))) if q is not None and a is not None else None
+    return _QAColumns(q, a, bool(_YES_NO_HEADER.fullmatch(names[a]))) if q is not None and a is not None else None
 
 
 def _discussion(seg: Segmented, b: int, *, wide: bool) -> list[int]:
@@ -865,7 +872,7 @@ class _FindingJudge:
             cue = _answered(seg, u) if self._heading_backed(block.index) else None
         else:
             cue = verdict_cue(seg.text, unit.start, unit.end) or _rating_verdict(seg, block, unit) or _answered(seg, u) \
-                or _row_answered(seg, block)
+                or self.scan.row_answered(block)
         if cue is None or not self.scan.stance(u, cue[0]).asserts:
             self.subject_only(u)
             return
