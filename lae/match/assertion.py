@@ -383,10 +383,11 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
 
 
 # A question the memo puts to itself and answers at once is answered, not left open, so it does not count toward the
-# memo's rate of questions: a self-interview's or FAQ's "Q: ..." line whose next line is "A: ...", and a yes/no grid's
-# row whose next cell is a bare "Y" or "N" ("| Is the notice timely? | N | ... |").
-_Q_LINE = regex.compile(r"\W*(?:q\d{0,2}|question)\W*[:.]")
-_A_LINE = regex.compile(r"\W*(?:a\d{0,2}|answer)\W*:")
+# memo's rate of questions: a self-interview's, FAQ's or cross-examination outline's "Q: ..." line (numbered or not)
+# whose next line is its answer ("A: ...", "Likely answer: ...", "Model answer: ..."), and a yes/no grid's row whose
+# next cell is a bare "Y" or "N" ("| Is the notice timely? | N | ... |").
+_Q_LINE = regex.compile(r"\W*(?:\d{1,3}[.)]\W*)?(?:q\d{0,2}|question)\W*[:.]")
+_A_LINE = regex.compile(r"\W*(?:a\d{0,2}|(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply))\W*:")
 _GRID_ROW = regex.compile(r"\?[\s*_]*\|[\s*_]*(?:y|n)[\s*_.]*\|")
 
 

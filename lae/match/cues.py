@@ -260,6 +260,11 @@ REPORTED: tuple[str, ...] = (
     r"(?:\S+ ){0,3}(?:provides?|providing|reads|recites?|reciting|sets? out|setting out|lists|records|stipulates?|"
     r"describes?|acknowledg(?:es|ing|ed)|assum(?:es|ing)|states?|stating|represents?|representing|certif(?:ies|ying))",
     r"provides? that", r"provided that",
+    # another reviewer's work the memo reviews: "the first note treats the sale as a violation", "the earlier memo
+    # flags the lease" (the memo's own verdict on it is a separate sentence; "rightly" adopts it)
+    r"(?:first|earlier|prior|previous|original|other|junior's|associate's|colleague's) (?:note|memo|review|reviewer|"
+    r"draft|opinion|advice|analysis)s? (?:\S+ ){0,3}(?:treats?|flags?|lists|finds?|concludes?|calls?|regards?|"
+    r"considers?|rates?|sees?|counts?|reads?|describes?|characteri[sz]es?|views?)(?![\p{L}])",
 )
 ADOPTION: tuple[str, ...] = (
     r"we agree", r"we concur", r"we share", r"correctly", r"rightly", r"accurately", r"we accept", r"as we",

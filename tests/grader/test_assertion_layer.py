@@ -463,6 +463,18 @@ def test_a_question_the_memo_answers_at_once_is_not_an_open_one():
     assert feats(unanswered)["m_question"] > 0
 
 
+def test_a_numbered_question_with_a_labelled_answer_is_not_an_open_one():
+    """A cross-examination outline's numbered "Q:" answered by its "Likely answer:" line, and a teaching case's "Q1."
+    answered by its "Model answer:", are answered, not open; without the answer's label the question stands."""
+    def rate(memo: str) -> float:
+        return feats(memo + "\n\nThe deadline is June 30.")["m_question"]
+    for question, label in (("{i}. **Q:**", "Likely answer"), ("**Q{i}.**", "Model answer"), ("Q{i}:", "Response")):
+        pairs = "\n\n".join(f"{question.format(i=i)} Was the renewal notice for unit {i} late?\n\n**{label}:** It "
+                              "was. It went out after June 30." for i in range(1, 4))
+        assert rate(pairs) == 0, label
+        assert rate(pairs.replace(f"**{label}:**", "")) > 0, label
+
+
 def test_a_yes_no_grid_answers_its_questions():
     """A yes/no grid's row answers its question in the next cell ("| Is the notice timely? | N | ... |"): its
     questions are not left open and do not count toward the memo's rate of questions; a "?" there leaves them open."""

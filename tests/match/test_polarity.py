@@ -24,6 +24,9 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     ("HR says the covenant is void.", "void", "reported"),
     ("Counsel's view is that the covenant is void.", "void", "reported"),
     ("The agreement provides that the covenant is void on a sale.", "void", "reported"),
+    # another reviewer's work the memo reviews
+    ("The first note treats the covenant as void.", "void", "reported"),
+    ("The earlier memo flags the covenant as a possible violation.", "violation", "reported"),
     ("For comparison, in another matter the covenant was held void.", "void", "other-matter"),
     ("Covenants of this kind are generally void.", "void", "other-matter"),
     ("The Labor Code requires employers to reimburse mileage.", "reimburse", "law-in-abstract"),
@@ -56,6 +59,8 @@ def test_not_asserted(sentence, at, kind):
 @pytest.mark.parametrize("sentence,at", [
     ("The covenant is void, whether or not the employee signs.", "void"),
     ("We think the covenant is void, as HR says.", "void"),
+    ("In my view the first note rightly treats the covenant as void.", "void"),
+    ("This note treats the covenant as void.", "void"),
     ("As the auditors note, the shipment needed a license.", "license"),
     ("This means the covenant is void.", "void"),
     ("The covenant is void; it is unclear whether the client knew.", "void"),
