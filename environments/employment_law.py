@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: da4f2627693420fd3ab8e2d9a8cdecc7beef3bd3805eb57641bcf30a571c8d1c
+# root-sha256: 4bf92814780eac014d917767787afd6e717775bc54ad2b989753dca2b735e105
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,9 +53,9 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: c68bed093523e8fc073dee8476bbcef0ec1fb235f6a06f74f7d0dc88cfd231cf lae.match._assertion_weights
-# module: 11cf8f3c630c2f234f6a505bab1967e21651cb2a17a9d4e927a2df04df8623aa lae.match.assertion
-# module: 079ff5dd55eeb475a31e3ada099663f257e81ebda8b7bfb05cc90b8adfcaaf16 lae.match.cues
-# module: 5a50b0668bf169b2a378f3b7da883d94aecb5342de46b0098c3b8f38c8fa171c lae.match.engine
+# module: cc6b9fd626953a8f9aef88a53677a6d824992f633a58c5545ada93db4a449f3b lae.match.assertion
+# module: c04710fb39d69f55dfbac31f935a054a0955b29498e480c79f483a8a433ec60e lae.match.cues
+# module: 0e39698a39b08254c08d83ade82f5db78fe5336bceefe928ccd536249d33067f lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
