@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
@@ -20,6 +21,7 @@ from lae.match.assertion import (FEATURE_NAMES, _count, REASON_FEATURES, REGISTE
 from lae.match.engine import analyze_text
 from lae.match.normalize import normalize
 from lae.match.segment import segment
+from lae.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN = ROOT / "bench" / "train_assertion.py"
@@ -403,7 +405,7 @@ def test_a_policy_must_keep_the_fixture_memos():
 
 def test_a_policy_must_keep_each_pocket_inside_its_freeze_gate():
     """Thresholds whose in-sample figures put a pocket's validation set past its pocket.yaml
-    thresholds (less the margin) are never chosen, however well they do leave-one-matter-out:
+    thresholds are never chosen, however well they do leave-one-matter-out:
     the freeze gate would refuse the release. The shared development set belongs to no pocket."""
     tr = _load_trainer()
     vec = tuple({**dict.fromkeys(FEATURE_NAMES, 0.0), "rule_credit": 1.0}[k] for k in FEATURE_NAMES)
@@ -423,6 +425,21 @@ def test_a_policy_must_keep_each_pocket_inside_its_freeze_gate():
     held = tr._best_for(rows, lomo, key, gate=gate)
     assert free is not None and free.unmarked > 0.35  # leave-one-matter-out alone: credit nothing
     assert held is not None and held.unmarked == 0.3 and tr.gate_holds(gate, held)
+
+
+def test_the_gate_estimate_reads_every_validation_memo_the_gate_measures():
+    """The trainer's freeze-gate estimate reads the held-out memos too: training memos and held-out
+    memos partition every memo id of every labels.yaml, and some matters have held-out memos (batch 7
+    and batches 37 onward), so an estimate on the training memos alone would miss them."""
+    tr = _load_trainer()
+    from_trainer = [(task, memo) for _pocket, task, memo, *_ in tr._project_memos(Project.at(None))]
+    held_out = [(task, memo) for _pocket, task, memo, *_ in tr._project_memos(Project.at(None), held_out=True)]
+    labelled = []
+    for path in sorted(Project.at(None).root.glob("keys_private/*/validation/*/labels.yaml")):
+        labelled += [(path.parent.name, memo) for memo in yaml.safe_load(path.read_text(encoding="utf-8"))["memos"]]
+    assert held_out and not set(held_out) & set(from_trainer)
+    assert sorted(from_trainer + held_out) == sorted(labelled)
+    assert all(memo not in tr.TRAIN_IDS for _task, memo in held_out)
 
 
 def test_a_policy_must_keep_the_compilers_calibration_and_red_team():
