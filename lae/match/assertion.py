@@ -128,8 +128,8 @@ _CUES: dict[str, tuple[str, ...]] = {
                 r"corporations|acquirers|developers|providers|lenders|investors|practitioners|in-house teams)",
                 r"(?:a|an|any) (?:company|employer|business|board|seller|buyer|exporter|developer|provider|lender|"
                 r"corporation|issuer|fund|target|acquirer|client) (?:that|which|who|whose|with|in)"),
-    # "Consider a company that ...", "a tabletop exercise", "Scenario 2": not "consider a waiver", "exercise the
-    # option" or "in that scenario", which advise on this matter.
+    # "Consider a company that ...", "a tabletop exercise", "a hypothetical scenario": not "consider a waiver",
+    # "exercise the option" or "in that scenario", which advise on this matter.
     "example": (r"for example", r"for instance", r"e\.g\.", r"(?:consider|take) (?:the case of|(?:a|an) (?:hypothetical "
                 r"|typical |simple |small |large )?(?:company|employer|business|board|client|worker|employee|manager|director|"
                 r"seller|buyer|exporter|developer|provider|startup|firm|fund|target|acquirer|lender|issuer|retailer|situation|"
@@ -137,8 +137,11 @@ _CUES: dict[str, tuple[str, ...]] = {
                 r"illustrat\S*", r"hypothetical\S*", r"composite",
                 r"(?:this|tabletop|table-top|practice|training|classroom|group|following|hypothetical) exercises?",
                 r"exercises?(?=:| \d)", r"(?:hypothetical|illustrative|example|sample|practice|training|fact|following) "
-                r"scenarios?", r"scenarios?(?=:| \d)", r"in one (?:recent )?(?:deal|matter|case|transaction)",
+                r"scenarios?", r"in one (?:recent )?(?:deal|matter|case|transaction)",
                 r"(?:a|one) (?:recent )?(?:example|case study)"),
+    # A numbered scenario ("Scenario 2: ..."): a drill in training material, so an example there, but the client's own
+    # risk in a scenario analysis; the memo's example density counts it only in a memo that teaches.
+    "scenario": (r"scenarios?(?=:| \d)",),
     # A calendar or checklist of recurring diligence: when to look, not what is wrong.
     "routine": (r"annual(?:ly)?", r"quarterly", r"monthly", r"weekly", r"(?:each|every|per) (?:year|quarter|month)",
                 r"recurring", r"calendar", r"diari[sz]e", r"reminders?", r"cadence", r"checklists?", r"refresh(?:er)?",
@@ -337,7 +340,7 @@ def _discussion_features(text: str) -> dict[str, float]:
     sentences = sentence_count(text)
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
                                                     "remedy", "recital", "advice", "report", "question", "general",
-                                                    "example", "diligence")}
+                                                    "example", "diligence", "scenario")}
     return {
         "d_hedge": min(1.0, per["hedge"]),
         "d_generic": min(1.0, per["generic"]),
@@ -357,7 +360,7 @@ def _discussion_features(text: str) -> dict[str, float]:
         "d_reported": min(1.0, per["report"]),
         "d_question": min(1.0, per["question"]),
         "d_general": min(1.0, per["general"]),
-        "d_example": min(1.0, per["example"]),
+        "d_example": min(1.0, per["example"] + per["scenario"]),
         "d_diligence": min(1.0, per["diligence"]),
     }
 
@@ -377,7 +380,7 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
             ("m_question", min(1.0, _count_all("question", _without_answered_questions(text)) / sentences)),
             ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)),
             ("m_general", min(1.0, _count_all("general", text) / sentences)),
-            ("m_example", min(1.0, _count_all("example", text) / sentences)),
+            ("m_example", min(1.0, _examples(text) / sentences)),
             ("m_routine", min(1.0, _count_all("routine", text) / sentences)),
             ("m_teaching", min(1.0, _count_all("teaching", text) / sentences)))
 
@@ -389,6 +392,9 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
 _Q_LINE = regex.compile(r"\W*(?:\d{1,3}[.)]\W*)?(?:q\d{0,2}|question)\W*[:.]")
 _A_LINE = regex.compile(r"\W*(?:a\d{0,2}|(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply))\W*:")
 _GRID_ROW = regex.compile(r"\?[\s*_]*\|[\s*_]*(?:y|n)[\s*_.]*\|")
+# A question answered on its own line: "Does the waiver hold? No." / "... enough? **Likely answer:** ..."
+_ANSWERED_IN_LINE = regex.compile(r"(?<![?!])\?[\s*_]*(?:(?:yes|no|partly|partially|in part)\b[\s*_]*[.,;:\u2013\u2014-]|"
+                                  r"(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply)[\s*_]*:)")
 
 
 def _without_answered_questions(text: str) -> str:
@@ -397,7 +403,13 @@ def _without_answered_questions(text: str) -> str:
     filled = [i for i, line in enumerate(lines) if line.strip()]
     answered = {i for i, nxt in zip(filled, filled[1:]) if _Q_LINE.match(lines[i]) and _A_LINE.match(lines[nxt])}
     answered |= {i for i in filled if _GRID_ROW.search(lines[i])}
-    return "\n".join(line for i, line in enumerate(lines) if i not in answered)
+    return "\n".join(_ANSWERED_IN_LINE.sub(".", line) for i, line in enumerate(lines) if i not in answered)
+
+
+def _examples(text: str) -> int:
+    """The memo's examples: its numbered scenarios count only where it teaches (a drill, not a scenario analysis)."""
+    drills = _count_all("scenario", text) if _count_all("teaching", text) else 0
+    return _count_all("example", text) + drills
 
 
 def _count_all(kind: str, text: str) -> int:

@@ -23,7 +23,8 @@ VERDICT_LABEL = (r"[\W_]*(?:final |overall )?(?:verdict|result|outcome|conclusio
 VERDICT_CLEARS = (VERDICT_LABEL + r"[\W_]*(?:rejected|not confirmed|unconfirmed|unfounded|unsupported|ruled out|"
                   r"cleared|pass(?:ed|es)?|withdrawn|dropped|discarded|false positive|non-issue|no issue|not an issue|"
                   r"not a (?:problem|concern|risk|finding|violation)|"
-                  r"no (?:problem|concern|risk|violation|action(?: needed| required)?)|in order)(?![\p{L}\p{N}])")
+                  r"no (?:problem|concern|risk|violation|action(?: needed| required)?|exceptions?(?: noted| found)?)|"
+                  r"in order)(?![\p{L}\p{N}])")
  # "fine" the verdict, not "a fine of $500"
 
 SEVERITY_LEXICON: dict[str, tuple[str, ...]] = {
@@ -175,6 +176,9 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"(?:form|practice|mechanism|provisions?|terms?|clauses?|arrangements?|pressure|features?|structures?)",
     r"no (?:[\p{L}-]+ ){0,10}(?:is|are|was|were) (?:warranted|called for)",
     r"(?:no|not a|not that) big deal", r"(?:is|are|looks?|seems?) (?:ok|okay)(?: tho| though| here| for now)?(?=\s*(?:[.;:,!]|$))",
+    # an officer's certificate clears what it certifies: "I certify that the deposit was properly made" (not "I
+    # cannot certify that ...", which withholds it)
+    r"(?:i|we) (?:hereby |can |do )?(?:certify|attest)(?: to (?:you|the \p{L}+))? that",
     # a checklist's tick: the item is in order ("✅ Nine remote staff — outside the count")
     # (with the word after it: the family's gate indexes where matches start, two characters at least)
     r"(?<=(?:^|\n)[ \t*+-]*)\u2705 \S+",
@@ -294,6 +298,8 @@ OTHER_MATTER: tuple[str, ...] = (
 # The law stated in the abstract, as the subject of its sentence: "Labor Code 3700 requires
 # employers to ...", "The FLSA applies ...", "Employers must ..." (checked at a sentence start only).
 LAW_IN_ABSTRACT: tuple[str, ...] = (
+    # an audit workpaper's statement of the rule it tests: "Criteria: Policy 5.4 requires reasonable break time ..."
+    r"(?:criteria|criterion|standard applied|requirement tested|rule tested)\s*:",
     r"(?:act|code|rule|regulations?|statute|law|flsa|ear|itar|warn act|title vii|ada|pwfa)(?: (?:section |§ ?)?[\d.()a-z]+)? "
     r"(?:requires|provides|prohibits|applies|governs|permits|defines|imposes|covers|allows|bars|uses|calls for|"
     r"mandates|demands|contemplates|establishes|sets out)",

@@ -234,8 +234,12 @@ def test_general_actors_examples_and_alert_hedges_are_features():
     assert f["d_hedge"] > 0  # "should be mindful", "may face"
     firm = feats("We recommend serving the renewal notice this week: the deadline is June 30, 2025.")
     assert firm["m_general"] == 0 and firm["m_example"] == 0 and firm["d_hedge"] == 0
-    drill = feats("Exercise: the renewal deadline is June 30, 2025. Scenario: the notice goes out late.")
+    drill = feats("Exercise: participants, the renewal deadline is June 30, 2025. "
+                  "Scenario: the notice goes out late.")
     assert drill["m_example"] >= 1.0 and drill["d_example"] > 0  # training material sets the client up as a drill
+    # a scenario analysis's numbered scenarios are the client's own risks, not a drill's
+    analysis = feats("Scenario 1: the renewal notice goes out after June 30, 2025. Scenario 2: the option lapses.")
+    assert analysis["m_example"] == 0
 
 
 @pytest.mark.parametrize("sentence", [
@@ -490,6 +494,18 @@ def test_a_numbered_question_with_a_labelled_answer_is_not_an_open_one():
                               "was. It went out after June 30." for i in range(1, 4))
         assert rate(pairs) == 0, label
         assert rate(pairs.replace(f"**{label}:**", "")) > 0, label
+
+
+def test_a_question_answered_on_its_own_line_is_not_an_open_one():
+    """An assumptions register's "Does it hold? Partly." and an outline's "... late? **Likely answer:** ..." answer the
+    question where it is asked; a question left bare stays open."""
+    def rate(memo: str) -> float:
+        return feats(memo + "\n\nThe deadline is June 30.")["m_question"]
+    for answer in ("No.", "Partly, because", "**Likely answer:** It was.", "Answer: yes"):
+        lines = "\n\n".join(f"Was the renewal notice for unit {i} late? {answer} It went out after June 30."
+                            for i in range(1, 4))
+        assert rate(lines) == 0, answer
+        assert rate(lines.replace(answer, "Nobody knows.")) > 0, answer
 
 
 def test_a_yes_no_grid_answers_its_questions():

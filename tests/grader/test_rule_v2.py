@@ -226,6 +226,7 @@ def test_a_triage_column_that_answers_no_sets_the_distractor_aside(spec, header,
     assert analyze_text(spec[0], row.format("Worth a look", answer)).distractors[0].flagged  # no question: no triage
 
 @pytest.mark.parametrize("verdict", ["**Verdict:** rejected - the addendum expired in 2021.", "Result: PASS",
+                                     "Result: No exception.",
                                      "Conclusion: not an issue, the addendum expired."])
 def test_a_section_whose_verdict_line_clears_its_point_sets_the_point_aside(spec, verdict):
     """A hypothesis trace or check log states the claim it tests in a heading; the section's verdict

@@ -39,6 +39,8 @@ def _stance(sentence: str, at: str | None = None, row: bool = False):
     ("A demand must be in writing and made under oath.", "under oath", "law-in-abstract"),
     ("An attorney acting for the stockholder must provide a power of attorney.", "power of attorney", "law-in-abstract"),
     ("These requirements are strictly enforced, but a deficient demand can be cured.", "strictly enforced", "law-in-abstract"),
+    # an audit workpaper's statement of the rule it tests
+    ("Criteria: Policy 5.4 requires reasonable break time and a private space.", "private space", "law-in-abstract"),
     # a note that defers the point
     ("Release in para 4 -> check later, prob. unenforceable.", "unenforceable", "hedge"),
     ("GC told the board the notice was late -> wrong, it went out on time.", "notice was late", "reported"),
@@ -191,6 +193,11 @@ def test_governing_negation_and_double_negation():
     ("I agree with Derek that the guarantor needs no license.", True),
     ("agree w/ derek, the guarantor needs no license", True),
     ("Derek said on Monday that the guarantor needs no license.", False),
+    # an officer's certificate clears what it certifies; withheld, it clears nothing
+    ("I certify that the validation deposit of May 20 was properly made.", True),
+    ("We hereby certify that the transition letter may be delivered on September 12.", True),
+    ("I cannot certify that the validation deposit of May 20 was properly made.", False),
+    ("I am unable to certify that the transition letter may be delivered.", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text
