@@ -1060,8 +1060,21 @@ def _own_sentence(judge: _FindingJudge, c: _Candidate, winners: list[_FindingJud
     does not make the sentence its own; a verdict candidate's sentence always is."""
     if any(cat == "cue" for _s, _e, cat, _t in c.hits):
         return True  # a verdict: its sentence names this finding most and holds no finding's problem phrase
-    worded = any(cat == "problem" and term not in judge.citations for _s, _e, cat, term in c.hits)
-    return worded and c.unit in judge.m.subject and not any(c.unit in w.m.problem for w in winners)
+    worded = [s for s, _e, cat, term in c.hits if cat == "problem" and term not in judge.citations]
+    if not worded or c.unit not in judge.m.subject:
+        return False
+    rivals = [s for w in winners for _p, spans in w.m.problem.get(c.unit, ()) for s, _e in spans]
+    text = judge.scan.seg.text
+    return any(not any(_one_clause(text, s, r) for r in rivals) for s in worded)
+
+
+_CLAUSE_BREAK = regex.compile(r"[;|]")
+
+
+def _one_clause(text: str, a: int, b: int) -> bool:
+    """No semicolon or cell border between ``a`` and ``b``: a unit that lists several points one clause each
+    ("the export needs a licence that will be denied; the option is an in-country transfer") gives each its own."""
+    return _CLAUSE_BREAK.search(text, min(a, b), max(a, b)) is None
 
 
 _MISS_ORDER = ("dismissed", "lost-to-other", "not-asserted", "no-subject")

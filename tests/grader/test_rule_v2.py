@@ -667,3 +667,16 @@ def test_a_yes_no_grid_that_answers_yes_to_whether_a_point_is_in_order_clears_it
             "| Is the Section 11.3 indemnity enforceable against the tenant? | Y | It is a broad-form indemnity. |")
     assert analyze_text(spec[0], grid.replace("| Y |", "| N |")).finding("F2").credited
     assert analyze_text(spec[0], grid).finding("F2").status == "dismissed"
+
+
+@pytest.mark.parametrize("frame", ["{}.", "| Workstream | Why it is needed | Hours |\n|---|---|---|\n| Lease work | {} | 8 |"])
+def test_a_unit_listing_two_points_one_clause_each_raises_both(spec, frame):
+    """A fee estimate's cell or a dense sentence that lists two problems, a semicolon between them, raises both: the
+    clause that holds one finding's problem phrases and none of the other's is that finding's own, however much more
+    of the unit the other finding matches. Joined in one clause, the weaker match still loses the discussion."""
+    renewal = ("the renewal option in Section 9.1 lapses: the renewal notice deadline of June 30, 2025 is weeks away "
+               "and missing the deadline loses the premises")
+    listed = frame.format(f"{renewal}; the Section 11.3 indemnity is broad-form")
+    assert credited(spec, listed) == {"F1", "F2"}
+    joined = frame.format(f"{renewal}, and the Section 11.3 indemnity is broad-form")
+    assert credited(spec, joined) == {"F1"}
