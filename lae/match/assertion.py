@@ -312,10 +312,12 @@ def _unit_features(seg: Segmented, c: Candidate, words: frozenset[str]) -> dict[
     }
 
 
-def _discussion_text(seg: Segmented, blocks: Sequence[int]) -> str:
-    """Text of the candidate blocks and their innermost headings."""
+def _discussion_text(seg: Segmented, blocks: Sequence[int], marked: bool = False) -> str:
+    """Text of the candidate blocks and their innermost headings (``marked``: each heading's line
+    begins with ``# ``, as an FAQ's question heading is recognised by :func:`_without_answered_questions`)."""
     chosen = sorted(set(blocks) | {seg.blocks[b].headings[-1] for b in blocks if seg.blocks[b].headings})
-    return "\n".join(seg.text[seg.blocks[b].start:seg.blocks[b].end] for b in chosen)
+    mark = {b: "# " if marked and seg.blocks[b].kind == "heading" else "" for b in chosen}
+    return "\n".join(mark[b] + seg.text[seg.blocks[b].start:seg.blocks[b].end] for b in chosen)
 
 
 _SENTENCE_END = regex.compile(r"[.!?;](?:\s|$)")
@@ -335,12 +337,14 @@ def sentence_count(text: str) -> int:
     return max(1, ended + unended)
 
 
-def _discussion_features(text: str) -> dict[str, float]:
-    """The register of one discussion's text (:func:`_discussion_text`)."""
+def _discussion_features(text: str, marked: str) -> dict[str, float]:
+    """The register of one discussion's text (:func:`_discussion_text`; ``marked``: the same with
+    its headings marked, whose questions answered at once are not open ones)."""
     sentences = sentence_count(text)
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
-                                                    "remedy", "recital", "advice", "report", "question", "general",
+                                                    "remedy", "recital", "advice", "report", "general",
                                                     "example", "diligence", "scenario")}
+    per["question"] = _count("question", _without_answered_questions(marked)) / sentences
     return {
         "d_hedge": min(1.0, per["hedge"]),
         "d_generic": min(1.0, per["generic"]),
@@ -371,6 +375,7 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
     a memo that hedges one point does not; minutes, threads and digests report others' words and
     ask questions, where advice takes positions and tells the client what to do."""
     sentences = sentence_count(text)
+    teaching = _count_all("teaching", text)
     return (("m_hedge", min(1.0, _count_all("hedge", text) / sentences)),
             ("m_generic", min(1.0, _count_all("generic", text) / sentences / 2.0)),
             ("m_evaluative", min(1.0, _count_all("evaluative", text) / sentences / 2.0)),
@@ -380,21 +385,27 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
             ("m_question", min(1.0, _count_all("question", _without_answered_questions(text)) / sentences)),
             ("m_brief", float(sentences < REGISTER_MIN_SENTENCES)),
             ("m_general", min(1.0, _count_all("general", text) / sentences)),
-            ("m_example", min(1.0, _examples(text) / sentences)),
+            ("m_example", min(1.0, _examples(text, teaching) / sentences)),
             ("m_routine", min(1.0, _count_all("routine", text) / sentences)),
-            ("m_teaching", min(1.0, _count_all("teaching", text) / sentences)))
+            ("m_teaching", min(1.0, teaching / sentences)))
 
 
 # A question the memo puts to itself and answers at once is answered, not left open, so it does not count toward the
 # memo's rate of questions: a self-interview's, FAQ's or cross-examination outline's "Q: ..." line (numbered or not)
-# whose next line is its answer ("A: ...", "Likely answer: ...", "Model answer: ..."), and a yes/no grid's row whose
-# next cell is a bare "Y" or "N" ("| Is the notice timely? | N | ... |").
+# whose next line is its answer ("A: ...", "Likely answer: ...", "Model answer: ..."), a yes/no grid's row whose
+# next cell is a bare "Y" or "N" ("| Is the notice timely? | N | ... |"), and an FAQ's question heading whose next
+# line answers it.
 _Q_LINE = regex.compile(r"\W*(?:\d{1,3}[.)]\W*)?(?:q\d{0,2}|question)\W*[:.]")
-_A_LINE = regex.compile(r"\W*(?:a\d{0,2}|(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply))\W*:")
+_ANSWER_LABEL = r"(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply)"  # "Model answer"
+_A_LINE = regex.compile(r"\W*(?:a\d{0,2}|" + _ANSWER_LABEL + r")\W*:")
 _GRID_ROW = regex.compile(r"\?[\s*_]*\|[\s*_]*(?:y|n)[\s*_.]*\|")
+# A heading ("### Is the notice timely?", or a line wholly in bold) that asks a question, answered by the line
+# under it: body text, not another heading or question.
+_Q_HEADING = regex.compile(r"\s*(?:#{1,6}\s.*|\*\*[^*\n]+\*\*)\s*$")
+_ASKED = regex.compile(r"\?[\s*_]*$")
 # A question answered on its own line: "Does the waiver hold? No." / "... enough? **Likely answer:** ..."
 _ANSWERED_IN_LINE = regex.compile(r"(?<![?!])\?[\s*_]*(?:(?:yes|no|partly|partially|in part)\b[\s*_]*[.,;:\u2013\u2014-]|"
-                                  r"(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply)[\s*_]*:)")
+                                  + _ANSWER_LABEL + r"[\s*_]*:)")
 
 
 def _without_answered_questions(text: str) -> str:
@@ -403,12 +414,15 @@ def _without_answered_questions(text: str) -> str:
     filled = [i for i, line in enumerate(lines) if line.strip()]
     answered = {i for i, nxt in zip(filled, filled[1:]) if _Q_LINE.match(lines[i]) and _A_LINE.match(lines[nxt])}
     answered |= {i for i in filled if _GRID_ROW.search(lines[i])}
+    answered |= {i for i, nxt in zip(filled, filled[1:]) if _Q_HEADING.match(lines[i]) and _ASKED.search(lines[i])
+                 and not _Q_HEADING.match(lines[nxt]) and not _ASKED.search(lines[nxt])}
     return "\n".join(_ANSWERED_IN_LINE.sub(".", line) for i, line in enumerate(lines) if i not in answered)
 
 
-def _examples(text: str) -> int:
-    """The memo's examples: its numbered scenarios count only where it teaches (a drill, not a scenario analysis)."""
-    drills = _count_all("scenario", text) if _count_all("teaching", text) else 0
+def _examples(text: str, teaching: int) -> int:
+    """The memo's examples: its numbered scenarios count only where it teaches (``teaching``: its
+    count of teaching cues; a drill, not a scenario analysis)."""
+    drills = _count_all("scenario", text) if teaching else 0
     return _count_all("example", text) + drills
 
 
@@ -424,8 +438,9 @@ def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int, ground
     ``problem``: the finding's :func:`problem_stems`). Unit features are the mean over the candidates."""
     units = [_unit_features(seg, c, problem) for c in candidates]
     out = {k: sum(u[k] for u in units) / len(units) for k in units[0]}
-    discussion = _discussion_text(seg, [c.block for c in candidates])
-    out.update(_discussion_features(discussion))
+    blocks = [c.block for c in candidates]
+    discussion = _discussion_text(seg, blocks)
+    out.update(_discussion_features(discussion, _discussion_text(seg, blocks, marked=True)))
     shared = problem & _text_stems(discussion)
     out["d_problem_words"] = min(1.0, len(shared) / PROBLEM_WORDS_D)
     out.update(_memo_features(seg.text))

@@ -1055,7 +1055,7 @@ def _assign(judges: dict[str, _FindingJudge]) -> None:
 
 def _own_sentence(judge: _FindingJudge, c: _Candidate, winners: list[_FindingJudge]) -> bool:
     """A sentence that names a finding's subject and asserts its problem, with none of the
-    winning findings' problem phrases, is that finding's own point, whatever else its paragraph
+    winning findings' problem phrases in the same clause, is that finding's own point, whatever else its paragraph
     discusses (a dense paragraph may raise two findings one sentence each). A citation alone
     does not make the sentence its own; a verdict candidate's sentence always is."""
     if any(cat == "cue" for _s, _e, cat, _t in c.hits):

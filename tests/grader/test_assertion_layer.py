@@ -515,3 +515,31 @@ def test_a_yes_no_grid_answers_its_questions():
         f"| Is the renewal notice for unit {i} on time? | N | Sent after June 30. |" for i in range(1, 4))
     assert feats(grid)["m_question"] == 0
     assert feats(grid.replace("| N |", "| ? |"))["m_question"] > 0
+
+
+def test_an_faq_answers_the_question_each_heading_asks():
+    """A board FAQ's "### Is ...?" heading (or a line wholly in bold) with its answer on the line under it asks
+    and answers at once: its questions are not open; a heading followed by another question, or by the next
+    heading, leaves its question open."""
+    def rate(memo: str) -> float:
+        return feats(memo + "\n\nThe deadline is June 30.")["m_question"]
+    for heading in ("### {q}", "## {q}", "**{q}**"):
+        faq = "\n\n".join(heading.format(q=f"Is the renewal notice for unit {i} late?") + "\n\nYes. It went out after "
+                          "June 30, so the option lapsed." for i in range(1, 4))
+        assert rate(faq) == 0, heading
+        asked_back = faq.replace("Yes. It went out after June 30, so the option lapsed.", "Was it sent after June 30?")
+        assert rate(asked_back) > rate(asked_back.replace("late?", "late.")), heading  # a question under it: open
+        bare = "\n\n".join(heading.format(q=f"Is the renewal notice for unit {i} late?") for i in range(1, 4))
+        assert rate(bare) > 0, heading
+
+
+def test_an_faq_answer_under_its_question_heading_is_not_an_open_question():
+    """The discussion of an FAQ's answer holds its heading: the question the heading asks, answered by the line under
+    it, does not count toward the discussion's rate of questions; a question under the heading stays open."""
+    def discussion_rate(memo: str) -> float:
+        seg = segment(memo, (), normalize(memo))
+        answer = next(i for i, u in enumerate(seg.units) if seg.blocks[u.block].kind != "heading")
+        return features(seg, [Candidate(answer, seg.units[answer].block, ())], 0)["d_question"]
+    memo = "# Board FAQ\n\n### Is the renewal notice for unit 4 late?\n\nYes. It went out after June 30, so the option lapsed."
+    assert discussion_rate(memo) == 0
+    assert discussion_rate(memo.replace("so the option lapsed.", "so did the option lapse?")) > 0
