@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: d049861a44660a39640006fc4cf2cb195e6ef0e88f1883b5da49b8705a156cf9
+# root-sha256: db24ac9b1575ff37129735a0f1f69426ae372d87031091570793eba0fd9ae4c3
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,10 +52,10 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: e631dcd0aefc423f0ed09bfc23f285002517f17d6d9d575f9e1cacd326e80221 lae.match._assertion_weights
-# module: fce81c164dc7a7a4d025fb33504c4d94fae57746376aceb8c627a48736776f9d lae.match.assertion
+# module: abf89bc4c472f1639e3a1559e59ce66acc453882f283d25becf59c9bb40cf8cc lae.match._assertion_weights
+# module: 2b8c3751cc661a2a62574e348b856f5bccfcab517f3a360b36834091f4396233 lae.match.assertion
 # module: 6e80e94d41cdc90f05a9f2501ad843d425f238dcec408bb4fb6eb1307cea6b77 lae.match.cues
-# module: 8757ffa1ae9be464449251b1e565df989ef5114650dde6459b85865c000f0b9c lae.match.engine
+# module: 86c126a11bdcb35a9fa746f3d76ac2ddbce3648e76593c17c94cd373b2284e29 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.014179,"under_credit":0.098754,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
-# fidelity-summary: measured at 1.4% over-credit and 9.9% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.013806,"under_credit":0.099844,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
+# fidelity-summary: measured at 1.4% over-credit and 10.0% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
