@@ -312,12 +312,12 @@ def _unit_features(seg: Segmented, c: Candidate, words: frozenset[str]) -> dict[
     }
 
 
-def _discussion_text(seg: Segmented, blocks: Sequence[int], marked: bool = False) -> str:
-    """Text of the candidate blocks and their innermost headings (``marked``: each heading's line
-    begins with ``# ``, as an FAQ's question heading is recognised by :func:`_without_answered_questions`)."""
+def _discussion_texts(seg: Segmented, blocks: Sequence[int]) -> tuple[str, str]:
+    """Text of the candidate blocks and their innermost headings, and the same with each heading's
+    line begun with ``# `` (as :func:`_without_answered_questions` recognises an FAQ's question heading)."""
     chosen = sorted(set(blocks) | {seg.blocks[b].headings[-1] for b in blocks if seg.blocks[b].headings})
-    mark = {b: "# " if marked and seg.blocks[b].kind == "heading" else "" for b in chosen}
-    return "\n".join(mark[b] + seg.text[seg.blocks[b].start:seg.blocks[b].end] for b in chosen)
+    parts = [(seg.blocks[b].kind == "heading", seg.text[seg.blocks[b].start:seg.blocks[b].end]) for b in chosen]
+    return "\n".join(t for _h, t in parts), "\n".join("# " * h + t for h, t in parts)
 
 
 _SENTENCE_END = regex.compile(r"[.!?;](?:\s|$)")
@@ -338,7 +338,7 @@ def sentence_count(text: str) -> int:
 
 
 def _discussion_features(text: str, marked: str) -> dict[str, float]:
-    """The register of one discussion's text (:func:`_discussion_text`; ``marked``: the same with
+    """The register of one discussion's text (:func:`_discussion_texts`; ``marked``: the same with
     its headings marked, whose questions answered at once are not open ones)."""
     sentences = sentence_count(text)
     per = {k: _count(k, text) / sentences for k in ("hedge", "generic", "evaluative", "stance", "reasoning",
@@ -408,14 +408,20 @@ _ANSWERED_IN_LINE = regex.compile(r"(?<![?!])\?[\s*_]*(?:(?:yes|no|partly|partia
                                   + _ANSWER_LABEL + r"[\s*_]*:)")
 
 
+def _answered_by(line: str, nxt: str) -> bool:
+    """Whether ``nxt``, the next non-blank line, answers the question ``line`` asks: a labelled answer
+    to a ``Q:`` line, or body text under a heading that asks a question."""
+    labelled = _Q_LINE.match(line) and _A_LINE.match(nxt)
+    under_heading = _Q_HEADING.match(line) and _ASKED.search(line) and not (_Q_HEADING.match(nxt) or _ASKED.search(nxt))
+    return bool(labelled or under_heading)
+
+
 def _without_answered_questions(text: str) -> str:
     """``text`` less each question answered at once (see above)."""
     lines = text.split("\n")
     filled = [i for i, line in enumerate(lines) if line.strip()]
-    answered = {i for i, nxt in zip(filled, filled[1:]) if _Q_LINE.match(lines[i]) and _A_LINE.match(lines[nxt])}
+    answered = {i for i, nxt in zip(filled, filled[1:]) if _answered_by(lines[i], lines[nxt])}
     answered |= {i for i in filled if _GRID_ROW.search(lines[i])}
-    answered |= {i for i, nxt in zip(filled, filled[1:]) if _Q_HEADING.match(lines[i]) and _ASKED.search(lines[i])
-                 and not _Q_HEADING.match(lines[nxt]) and not _ASKED.search(lines[nxt])}
     return "\n".join(_ANSWERED_IN_LINE.sub(".", line) for i, line in enumerate(lines) if i not in answered)
 
 
@@ -438,9 +444,8 @@ def features(seg: Segmented, candidates: Sequence[Candidate], crowd: int, ground
     ``problem``: the finding's :func:`problem_stems`). Unit features are the mean over the candidates."""
     units = [_unit_features(seg, c, problem) for c in candidates]
     out = {k: sum(u[k] for u in units) / len(units) for k in units[0]}
-    blocks = [c.block for c in candidates]
-    discussion = _discussion_text(seg, blocks)
-    out.update(_discussion_features(discussion, _discussion_text(seg, blocks, marked=True)))
+    discussion, marked = _discussion_texts(seg, [c.block for c in candidates])
+    out.update(_discussion_features(discussion, marked))
     shared = problem & _text_stems(discussion)
     out["d_problem_words"] = min(1.0, len(shared) / PROBLEM_WORDS_D)
     out.update(_memo_features(seg.text))
