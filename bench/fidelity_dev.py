@@ -18,23 +18,27 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-import yaml
 
+from lae.compiler.load import yaml_data
 from lae.freeze import OpenedPocket, open_for_measurement
 from lae.grader.score import TaskContext, load_task_context, score_files
 from lae.project import Project
 from lae.render import markdown_to_docx
 
 _OPENED: dict[tuple[str, str], OpenedPocket] = {}
+_CONTEXTS: dict[tuple[str, str, str], TaskContext] = {}
 
 
 def _context(project: Project, pocket: str, task: str) -> TaskContext:
     """The task's compiled anchors (run `lae compile` first), read through the gate for
-    measurement: every result is ``reportable: false``."""
+    measurement: every result is ``reportable: false``. Built once per task: its documents are
+    read and indexed once, not once per memo."""
     key = (str(project.root), pocket)
     if key not in _OPENED:
         _OPENED[key] = open_for_measurement(project, pocket, reason="development measurement")
-    return load_task_context(_OPENED[key], task)
+    if key + (task,) not in _CONTEXTS:
+        _CONTEXTS[key + (task,)] = load_task_context(_OPENED[key], task)
+    return _CONTEXTS[key + (task,)]
 
 
 def _matters(root: Path):
@@ -49,7 +53,7 @@ def _validation_sets(project: Project):
 
 
 def _validation_memos(folder: Path, deliverable: str, tmp: Path) -> dict[str, tuple[list[Path], dict[str, str]]]:
-    data = yaml.safe_load((folder / "labels.yaml").read_text(encoding="utf-8"))
+    data = yaml_data((folder / "labels.yaml").read_text(encoding="utf-8"))
     out = {}
     for memo_id, memo in sorted(data["memos"].items()):
         target = tmp / folder.name / memo_id / deliverable

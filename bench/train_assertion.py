@@ -46,7 +46,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from sklearn.ensemble import HistGradientBoostingClassifier  # training only (the test extra): the grader walks the exported trees
 from threadpoolctl import threadpool_limits
 
@@ -55,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fidelity_dev import _context, _matters  # noqa: E402  (bench helper: the key compiled in memory)
 
 from lae.canonical import canonical_bytes, parse_json_strict  # noqa: E402
-from lae.compiler.load import load_key, load_pocket_config  # noqa: E402
+from lae.compiler.load import load_key, load_pocket_config, yaml_data  # noqa: E402
 from lae.compiler.redteam import comma_list, must_not_variants, must_variants  # noqa: E402
 from lae.grader.deliverables import read_deliverable  # noqa: E402
 from lae.fsio import atomic_write  # noqa: E402
@@ -172,12 +171,14 @@ class Policy:
         return p >= veto_threshold(row.named, self.scope, self.threshold, self.unmarked)  # type: ignore[operator]
 
 
-def _project_memos(project: Project, held_out: bool = False):
+def _project_memos(project: Project, held_out: bool = False, matters: frozenset[str] | None = None):
     """(task, kind, .docx files, labels) of every matter's validation memos named in ``TRAIN_IDS``
-    (``held_out``: those not named, which the freeze gate measures too)."""
+    (``held_out``: those not named, which the freeze gate measures too); ``matters``: only these tasks'."""
     for labels_path in sorted(project.root.glob("keys_private/*/validation/*/labels.yaml")):
         folder = labels_path.parent
-        data = yaml.safe_load(labels_path.read_text(encoding="utf-8"))
+        if matters is not None and folder.name not in matters:
+            continue
+        data = yaml_data(labels_path.read_text(encoding="utf-8"))
         for memo_id, memo in sorted(data["memos"].items()):
             if (memo_id in TRAIN_IDS) != held_out:
                 yield (folder.parent.parent.name, folder.name, memo_id, memo["kind"], sorted((folder / memo_id).glob("*.docx")),
@@ -250,13 +251,13 @@ def constraint_rows(project: Project) -> list[Row]:
     return rows
 
 
-def _sources(roots: list[str], project: Project, fixtures: bool, held_out: bool):
+def _sources(roots: list[str], project: Project, fixtures: bool, held_out: bool, matters: frozenset[str] | None):
     """The memo iterators :func:`collect` reads (see there)."""
     if fixtures:
         return [_fixture_memos()]
     if held_out:
-        return [_project_memos(project, held_out=True)]
-    return [_project_memos(project), *(_folder_memos(Path(r)) for r in roots)]
+        return [_project_memos(project, True, matters)]
+    return [_project_memos(project, False, matters), *(_folder_memos(Path(r)) for r in roots)]
 
 
 def collect(roots: list[str], project: Project, matters: frozenset[str] | None = None, *,
@@ -268,7 +269,7 @@ def collect(roots: list[str], project: Project, matters: frozenset[str] | None =
     data: the freeze gate measures them, :func:`_gate`)."""
     rows: list[Row] = []
     elapsed, memos = 0.0, 0
-    sources = _sources(roots, project, fixtures, held_out)
+    sources = _sources(roots, project, fixtures, held_out, matters)
     for pocket, task, memo, kind, files, lab in (m for source in sources for m in source):
         if matters is not None and task not in matters:
             continue

@@ -98,6 +98,13 @@ class _Builder:
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def yaml_data(text: str) -> object:
+    """A trusted YAML text's plain data (safe loader, libyaml when available): for the project's own
+    files read in bulk, such as the labels the trainer reads. Keys and labels to check go through
+    :func:`parse_yaml_located`, which locates every problem."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 def _anchor_problems(text: str, display: str) -> list[Problem]:
     """Anchors and aliases are refused outright (no alias bombs, no shared state)."""
     if "&" not in text and "*" not in text:

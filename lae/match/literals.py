@@ -20,6 +20,7 @@ tests/match/test_literals.py.
 from __future__ import annotations
 
 import bisect
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterator, Mapping
@@ -41,13 +42,8 @@ _FLAG_GROUP = regex.compile(r"\(\?(?!P<|P=|<[=!]|[:=!>#|])")  # inline flags, co
 
 def required_any(source: str) -> frozenset[str] | None:
     """Strings one of which every match of ``source`` contains (None: none known)."""
-    if _FLAG_GROUP.search(source) or "\\Q" in source:
-        return None
-    try:
-        got, end = _alternation(source, 0)
-    except (_Unknown, ValueError, IndexError):  # ValueError, IndexError: a malformed source
-        return None
-    if end != len(source) or got.need is None or any(not x for x in got.need):
+    got = _read(source)
+    if got is None or got.need is None or any(not x for x in got.need):
         return None
     return got.need
 
@@ -55,15 +51,23 @@ def required_any(source: str) -> frozenset[str] | None:
 def required_prefix(source: str) -> frozenset[str] | None:
     """Strings one of which every match of ``source`` starts with (None: none known); none of
     them starts with another."""
+    got = _read(source)
+    if got is None or got.prefix is None or any(not x for x in got.prefix):
+        return None
+    return _prefix_free(got.prefix)
+
+
+@functools.lru_cache(maxsize=256)
+def _read(source: str) -> _Read | None:
+    """What the whole of ``source`` requires (None: a construct the reader does not handle, or a
+    malformed source); read once for :func:`required_any` and :func:`required_prefix` alike."""
     if _FLAG_GROUP.search(source) or "\\Q" in source:
         return None
     try:
         got, end = _alternation(source, 0)
-    except (_Unknown, ValueError, IndexError):
+    except (_Unknown, ValueError, IndexError):  # ValueError, IndexError: a malformed source
         return None
-    if end != len(source) or got.prefix is None or any(not x for x in got.prefix):
-        return None
-    return _prefix_free(got.prefix)
+    return got if end == len(source) else None
 
 
 def _prefix_free(strings: frozenset[str]) -> frozenset[str]:

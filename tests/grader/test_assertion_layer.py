@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
+from lae.compiler.load import yaml_data
 
 from lae.freeze.identity import derive_identity
 from lae.match import _assertion_weights as pinned
@@ -440,7 +440,7 @@ def test_the_gate_estimate_reads_every_validation_memo_the_gate_measures():
     held_out = [(task, memo) for _pocket, task, memo, *_ in tr._project_memos(Project.at(None), held_out=True)]
     labelled = []
     for path in sorted(Project.at(None).root.glob("keys_private/*/validation/*/labels.yaml")):
-        labelled += [(path.parent.name, memo) for memo in yaml.safe_load(path.read_text(encoding="utf-8"))["memos"]]
+        labelled += [(path.parent.name, memo) for memo in yaml_data(path.read_text(encoding="utf-8"))["memos"]]
     assert held_out and not set(held_out) & set(from_trainer)
     assert sorted(from_trainer + held_out) == sorted(labelled)
     assert all(memo not in tr.TRAIN_IDS for _task, memo in held_out)
