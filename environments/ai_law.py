@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 59f7c651c9f71a601595026862e502ce5c233769a2a9be595115d78f33bcb3ed
+# root-sha256: 9d61a7a4b391a51008caaf73a9cfceab849da82df2fe57a195e2beb2bb831927
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -30,7 +30,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: d9207169b3768e3dd032ea28ac4847f03414f9fd9282c62d5ee86178dbafc933 lae.catalog
 # module: e26c8510d5a939ef65c0cfe6f67252c1fc1b7180734a9d250fca99f4146e4a8a lae.compiler
 # module: 13df36dc10dc198520b86982bf7d2caca6ad3035b17000a7b54533fd652897c1 lae.compiler.keys
-# module: 7e2c26970cd83192255d9207bd3588f2c5bd12bf8524ec0be734d0b61a472505 lae.compiler.load
+# module: 32235bfb44108c82d5029dc4bacee8ccda90f32462330da55978f94e2b3ff924 lae.compiler.load
 # module: 3eaa25dd45290db6ccb337aa663fc2db142159e7aa4e1cdc4c3360af28540ce5 lae.compiler.semantics
 # module: 0514f13ce31e13eff7c833b5a2dd7c2d879893b4c3b6cb63b60d091229976daf lae.errors
 # module: c247d86bd18409e967a1f16e359146d0bd84953360ad37748736b303cb079750 lae.freeze
@@ -53,11 +53,11 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: abf89bc4c472f1639e3a1559e59ce66acc453882f283d25becf59c9bb40cf8cc lae.match._assertion_weights
-# module: 2b8c3751cc661a2a62574e348b856f5bccfcab517f3a360b36834091f4396233 lae.match.assertion
+# module: 70003021a7b1a78b96fd3ef754b20c2961d1af259d70d22b776c3d1d49f1edc8 lae.match.assertion
 # module: 6e80e94d41cdc90f05a9f2501ad843d425f238dcec408bb4fb6eb1307cea6b77 lae.match.cues
 # module: 86c126a11bdcb35a9fa746f3d76ac2ddbce3648e76593c17c94cd373b2284e29 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
-# module: cf42e93865b942e98a3593b1dc91bb97171eae4abe030b9019b4caff0f7b5ea6 lae.match.literals
+# module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
