@@ -392,13 +392,16 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
 
 # A question the memo puts to itself and answers at once is answered, not left open, so it does not count toward the
 # memo's rate of questions: a self-interview's, FAQ's or cross-examination outline's "Q: ..." line (numbered or not)
-# whose next line is its answer ("A: ...", "Likely answer: ...", "Model answer: ..."), a yes/no grid's row whose
-# next cell is a bare "Y" or "N" ("| Is the notice timely? | N | ... |"), and an FAQ's question heading whose next
-# line answers it.
+# whose next line is its answer ("A: ...", "Likely answer: ...", "Model answer: ..."), a table row whose next cell
+# after the question opens with a verdict ("| Is the notice timely? | N | ... |", "| ...? | PROBLEM | ... |",
+# "| ...? | Yes. The policy ... |"), and an FAQ's question heading whose next line answers it.
 _Q_LINE = regex.compile(r"\W*(?:\d{1,3}[.)]\W*)?(?:q\d{0,2}|question)\W*[:.]")
 _ANSWER_LABEL = r"(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply)"  # "Model answer"
 _A_LINE = regex.compile(r"\W*(?:a\d{0,2}|" + _ANSWER_LABEL + r")\W*:")
-_GRID_ROW = regex.compile(r"\?[\s*_]*\|[\s*_]*(?:y|n)[\s*_.]*\|")
+_VERDICT = (r"(?:y|n|yes|no|ok|okay|fine|problem|issue|risk|fail(?:s|ed)?|pass(?:es|ed)?|(?:not\s+)?met|(?:non-?)?compliant|"
+            r"violation|breach|partly|partially|in\s+part|true|false)")
+# the verdict alone in its cell, or followed by punctuation and its reasons (not a phrase it begins: "no hold issued")
+_GRID_ROW = regex.compile(r"\?[\s*_]*\|[\s*_]*" + _VERDICT + r"\b[\s*_]*(?:\||[.,;:\u2013\u2014]|\s-\s)")
 # A heading ("### Is the notice timely?", or a line wholly in bold) that asks a question, answered by the line
 # under it: body text, not another heading or question.
 _Q_HEADING = regex.compile(r"\s*(?:#{1,6}\s.*|\*\*[^*\n]+\*\*)\s*$")
