@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: a225913cf04d04b223d244b75061504aa3fc4e5c8f18caaba53f859c4d6cc47a
+# root-sha256: c76ff3ca9ccef3f61a0151d9411f5dd8529b6ea69e5d523106db4a13bc063f31
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,8 +52,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: abf89bc4c472f1639e3a1559e59ce66acc453882f283d25becf59c9bb40cf8cc lae.match._assertion_weights
-# module: 70003021a7b1a78b96fd3ef754b20c2961d1af259d70d22b776c3d1d49f1edc8 lae.match.assertion
+# module: a21ea03b494a1a27bcef0a83a76ae672ab8fa55c538e0dbcbc08cf4f69a9f7af lae.match._assertion_weights
+# module: c47ed8730b4209a4ac771aa7a421cd06b1f717daa8a7cae513e1d6cfb59a93b1 lae.match.assertion
 # module: 6e80e94d41cdc90f05a9f2501ad843d425f238dcec408bb4fb6eb1307cea6b77 lae.match.cues
 # module: 86c126a11bdcb35a9fa746f3d76ac2ddbce3648e76593c17c94cd373b2284e29 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.01631,"under_credit":0.08106,"validation_sha256":"b7c4f59fdb96a07d00ed4d8d24c2e7ea3fab266cfcf01ae62058d6b045a6405e"}
-# fidelity-summary: measured at 1.6% over-credit and 8.1% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.016673,"under_credit":0.079956,"validation_sha256":"b7c4f59fdb96a07d00ed4d8d24c2e7ea3fab266cfcf01ae62058d6b045a6405e"}
+# fidelity-summary: measured at 1.7% over-credit and 8.0% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
