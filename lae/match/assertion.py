@@ -195,7 +195,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 REASON_FEATURES: dict[str, str] = {
     "hedge": "r_hedge", "reported": "r_reported", "other-matter": "r_reported", "law-in-abstract": "r_abstract",
     "hypothetical": "r_abstract", "definition": "r_abstract", "question": "r_question", "keyword-list": "r_list",
-    "negated": "r_negated", "heading": "r_heading", "citation": "r_citation", "dismissed": "r_dismissed",
+    "negated": "r_negated", "denied": "r_negated", "heading": "r_heading", "citation": "r_citation", "dismissed": "r_dismissed",
     "recital": "r_recital", "subject-only": "r_subject",
 }
 

@@ -27,7 +27,7 @@ from lae.match.cues import (ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, ITEM_PAS
                             TRIAGE_NO)
 from lae.match.evidence import ClaimOutcome, DistractorOutcome, FindingOutcome, KernelEvidence, KernelHit
 from lae.match.normalize import TOKEN_RE, NormalizedText
-from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, dismissal_cues_by_unit, dismissal_holds,
+from lae.match.polarity import (Stance, clause_start, compile_cues, correction_around, denies, dismissal_cues_by_unit, dismissal_holds,
                                 escalation_cue, count_negators, governed_by_negation, is_bare_term, is_keyword_list,
                                 minimized_before, negated_before,
                                 stance, verdict_cue, answer_verdict, answer_clears, has_verdict_words, speech_forbidden)
@@ -194,12 +194,20 @@ class _Scan:
                 got = Stance("keyword-list", "a paragraph that is a bare list of terms")
             elif self._in_record_column(block, pos):
                 got = Stance("recital", "a chronology's record column, not its comment")
+            elif self._denied_next(unit):
+                got = Stance("denied", "the next sentence calls it false")
             else:
                 got = stance(self.seg.text, unit.start, unit.end, pos, row=block.kind == "row")
                 if got.kind == "reported" and self._argument_adopted(block):
                     got = Stance(None)
             self._stance[key] = got
         return got
+
+    def _denied_next(self, unit: Unit) -> bool:
+        """The next sentence of the unit's paragraph or item is a bare "False." (:func:`polarity.denies`)."""
+        units = self.seg.units
+        nxt = units[unit.index + 1] if unit.index + 1 < len(units) else None
+        return nxt is not None and nxt.block == unit.block and denies(self.seg.text, nxt.start, nxt.end)
 
     def _argument_adopted(self, block: Block) -> bool:
         """Whether the memo rates the argument its block reports as its own ("This is a strong argument."):

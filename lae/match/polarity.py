@@ -127,7 +127,7 @@ def compile_cues() -> None:
 class Stance:
     """Why a unit does not assert (None when it does), with the cue that decided it."""
 
-    kind: str | None  # question | hedge | hypothetical | reported | definition | keyword-list | other-matter
+    kind: str | None  # question | hedge | hypothetical | reported | definition | keyword-list | other-matter | denied
     cue: str = ""
 
     @property
@@ -465,6 +465,16 @@ def answer_clears(text: str, question: tuple[int, int], answer: tuple[int, int],
     read = _answer_reading(text, question, answer, cell=cell)
     ends = None if read is None or read[1] else _ANSWER_ENDS.match(text, read[0].end("answer"), answer[1])
     return (read[0].start("answer"), ends.end()) if ends else None
+
+
+# A bare verdict that the sentence before it is false, as a true-or-false quiz or a myth-buster writes ("The rule
+# took effect in 2024. False. A court set it aside."): that sentence is the writer's denial, not an assertion.
+_DENIAL = regex.compile(r"[\s*_]*(?:false|not true|untrue|myth|wrong|incorrect)[\s*_]*[.!]?[\s*_]*")
+
+
+def denies(text: str, start: int, end: int) -> bool:
+    """The unit ``text[start:end]`` is a bare "False." (or "Not true.", "Myth.", "Wrong.", "Incorrect.")."""
+    return _DENIAL.fullmatch(text, start, end) is not None
 
 
 def correction_around(text: str, start: int, pos: int, pos_end: int, end: int) -> str | None:

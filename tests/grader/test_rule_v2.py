@@ -267,6 +267,20 @@ def _claim_made(spec, text: str) -> bool:
     return analyze_text(spec[0], text).claims[0].made
 
 
+def test_a_statement_the_next_sentence_calls_false_is_denied_not_asserted(spec):
+    """A true-or-false quiz states a misconception and answers "False." after it: the statement is the writer's
+    denial, so it makes no claim, escalates no distractor and raises nothing; without the verdict it asserts."""
+    quiz = "1. **{s}** False. {why}"
+    claim = quiz.format(s="The renewal deadline is in the autumn.", why="Section 3.2 sets June 30, 2025.")
+    assert not _claim_made(spec, claim)
+    assert _claim_made(spec, claim.replace(" False.", ""))
+    assert not _claim_made(spec, claim.replace("False.", "Not true."))
+    escalated = quiz.format(s="The parking addendum is a serious risk for the client.", why="The garage license replaced it.")
+    assert not analyze_text(spec[0], escalated).distractors[0].flagged
+    assert analyze_text(spec[0], escalated.replace(" False.", "")).distractors[0].flagged
+    assert analyze_text(spec[0], escalated.replace("False.", "True.")).distractors[0].flagged
+
+
 def test_claim_denied_is_not_made(spec):
     def made(text: str) -> bool:
         return _claim_made(spec, text)
