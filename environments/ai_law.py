@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: d361bb0706cb90b006c05c1c97b70c896dfd8b4eb219842c516fa1bf1d271dc5
+# root-sha256: 473d61d2ac2fc857291650406aa19a6130b0f595e884f77f784d678e56cf97de
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -53,15 +53,15 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
 # module: a21ea03b494a1a27bcef0a83a76ae672ab8fa55c538e0dbcbc08cf4f69a9f7af lae.match._assertion_weights
-# module: c47ed8730b4209a4ac771aa7a421cd06b1f717daa8a7cae513e1d6cfb59a93b1 lae.match.assertion
+# module: 59cf79f22dc411fde1326af7af55796be47f902526145e23af8ec97319d78da4 lae.match.assertion
 # module: 6e80e94d41cdc90f05a9f2501ad843d425f238dcec408bb4fb6eb1307cea6b77 lae.match.cues
-# module: 86c126a11bdcb35a9fa746f3d76ac2ddbce3648e76593c17c94cd373b2284e29 lae.match.engine
+# module: 7009185b3c4bab134689b8f31d9c970f2f413aaea3b2887083b250e92decb09d lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
 # module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: d35a00bd7a786883d202274c1cd6c180bfe5289657f8a60f12d93b3d9090233e lae.match.polarity
+# module: 8affa76ff1e9dd683cc4c112117c870c2c55158c3e223a973cd94899c0e3573c lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 6523bd2d05d9287eaa55db57284f8754f68e9b1497d018ed5b787016c005a737 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
