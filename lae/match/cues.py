@@ -134,6 +134,9 @@ DISMISSAL_V2: tuple[str, ...] = (
     r"not a (?:deal|real|live|current|material|significant|genuine|legal) (?:issue|concern|problem|risk)",
     r"(?:adequately|fully|sufficiently) (?:addresses|covers|protects|mitigates|cures)",
     r"no further action", r"no action (?:is |was )?(?:needed|required|necessary|warranted)",
+    # a certificate's close: "no further step is required", "the estimate calls for no recalculation"
+    r"no further (?:steps?|measures?|work) (?:is |are |was |were )?(?:needed|required|necessary|warranted)",
+    r"calls? for no(?= (?!longer|later|more|less|fewer)\p{L})",
     # an audit procedure's clean result: "No exceptions noted." closes the procedure it ends
     r"no exceptions? (?:were |was )?(?:noted|found|identified|observed)",
     r"(?:was|were|has been|have been|is|are) (?:already |since |fully )?(?:corrected|remedied|remediated|resolved|closed|settled(?! (?:\p{L}+ )?law\b| that\b)|cured)",

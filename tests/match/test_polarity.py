@@ -198,6 +198,11 @@ def test_governing_negation_and_double_negation():
     ("We hereby certify that the transition letter may be delivered on September 12.", True),
     ("I cannot certify that the validation deposit of May 20 was properly made.", False),
     ("I am unable to certify that the transition letter may be delivered.", False),
+    # a certificate's close
+    ("The charge period is noted in the file, and no further step is required.", True),
+    ("The April estimate calls for no recalculation.", True),
+    ("A further step is required before the filing.", False),
+    ("The cure calls for no more than a letter to the board.", False),
 ])
 def test_dismissal_cues(sentence, dismisses):
     text = normalize(sentence).text
