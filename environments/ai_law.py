@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 473d61d2ac2fc857291650406aa19a6130b0f595e884f77f784d678e56cf97de
+# root-sha256: 653d45036f8596955f5b3f0222fd3a3ba893e1b3648bfeaccb15f9a88dc2ec11
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,9 +52,9 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: a21ea03b494a1a27bcef0a83a76ae672ab8fa55c538e0dbcbc08cf4f69a9f7af lae.match._assertion_weights
+# module: 3a657409eba6fd0de8fe26aaba6f15dc0cd0e2b5386559326ba21b574757bf56 lae.match._assertion_weights
 # module: 59cf79f22dc411fde1326af7af55796be47f902526145e23af8ec97319d78da4 lae.match.assertion
-# module: 6e80e94d41cdc90f05a9f2501ad843d425f238dcec408bb4fb6eb1307cea6b77 lae.match.cues
+# module: 4a59f3b5debaf1747e2234a6ef26ec8835a67d9ff8264f00f7f64f2751b3e610 lae.match.cues
 # module: 7009185b3c4bab134689b8f31d9c970f2f413aaea3b2887083b250e92decb09d lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
@@ -69,7 +69,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.019471,"under_credit":0.070712,"validation_sha256":"c5273571d246feffc25f06038c067a3a93e370034fa9727d33f171f484d7afac"}
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.019471,"under_credit":0.071025,"validation_sha256":"c5273571d246feffc25f06038c067a3a93e370034fa9727d33f171f484d7afac"}
 # fidelity-summary: measured at 1.9% over-credit and 7.1% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}

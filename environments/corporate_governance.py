@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: bd2284a13488d19faf8190f4e797cc559a485fc1941a94431b750199fa7a88c5
+# root-sha256: 22a8480c2b6518e9409d6f07b923c6cbf6cbb11222a11e014f8bd0d0f61f33de
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,9 +52,9 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: a21ea03b494a1a27bcef0a83a76ae672ab8fa55c538e0dbcbc08cf4f69a9f7af lae.match._assertion_weights
+# module: 3a657409eba6fd0de8fe26aaba6f15dc0cd0e2b5386559326ba21b574757bf56 lae.match._assertion_weights
 # module: 59cf79f22dc411fde1326af7af55796be47f902526145e23af8ec97319d78da4 lae.match.assertion
-# module: 6e80e94d41cdc90f05a9f2501ad843d425f238dcec408bb4fb6eb1307cea6b77 lae.match.cues
+# module: 4a59f3b5debaf1747e2234a6ef26ec8835a67d9ff8264f00f7f64f2751b3e610 lae.match.cues
 # module: 7009185b3c4bab134689b8f31d9c970f2f413aaea3b2887083b250e92decb09d lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.014179,"under_credit":0.099688,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
-# fidelity-summary: measured at 1.4% over-credit and 10.0% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.013433,"under_credit":0.099377,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
+# fidelity-summary: measured at 1.3% over-credit and 9.9% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
