@@ -18,7 +18,6 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-
 from lae.compiler.load import yaml_data
 from lae.freeze import OpenedPocket, open_for_measurement
 from lae.grader.score import TaskContext, load_task_context, score_files
