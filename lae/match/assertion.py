@@ -24,7 +24,7 @@ from typing import Sequence
 import regex
 
 from lae.match import _assertion_weights as pinned
-from lae.match.cues import ARROW, SEVERITY_LABELS, VERDICT
+from lae.match.cues import ANSWER_CELL, ARROW, SEVERITY_LABELS, STATUS_FAIL, STATUS_PASS, VERDICT, VERDICT_CELL
 from lae.match.evidence import AssertionScore
 from lae.match.literals import Gated, gate_patterns
 from lae.match.normalize import TOKEN_RE
@@ -398,10 +398,6 @@ def _memo_features(text: str) -> tuple[tuple[str, float], ...]:
 _Q_LINE = regex.compile(r"\W*(?:\d{1,3}[.)]\W*)?(?:q\d{0,2}|question)\W*[:.]")
 _ANSWER_LABEL = r"(?:(?:likely|model|short|suggested|expected|honest)\s+)?(?:answer|response|reply)"  # "Model answer"
 _A_LINE = regex.compile(r"\W*(?:a\d{0,2}|" + _ANSWER_LABEL + r")\W*:")
-_VERDICT = (r"(?:y|n|yes|no|ok|okay|fine|problem|issue|risk|fail(?:s|ed)?|pass(?:es|ed)?|(?:not\s+)?met|(?:non-?)?compliant|"
-            r"violation|breach|partly|partially|in\s+part|true|false)")
-# the verdict alone in its cell, or followed by punctuation and its reasons (not a phrase it begins: "no hold issued")
-_GRID_ROW = regex.compile(r"\?[\s*_]*\|[\s*_]*" + _VERDICT + r"\b[\s*_]*(?:\||[.,;:\u2013\u2014]|\s-\s)")
 # A heading ("### Is the notice timely?", or a line wholly in bold) that asks a question, answered by the line
 # under it: body text, not another heading or question.
 _Q_HEADING = regex.compile(r"\s*(?:#{1,6}\s.*|\*\*[^*\n]+\*\*)\s*$")
@@ -409,6 +405,16 @@ _ASKED = regex.compile(r"\?[\s*_]*$")
 # A question answered on its own line: "Does the waiver hold? No." / "... enough? **Likely answer:** ..."
 _ANSWERED_IN_LINE = regex.compile(r"(?<![?!])\?[\s*_]*(?:(?:yes|no|partly|partially|in part)\b[\s*_]*[.,;:\u2013\u2014-]|"
                                   + _ANSWER_LABEL + r"[\s*_]*:)")
+
+# A table row whose cell asking a question ends just before a cell that answers it (cues: ANSWER_CELL, STATUS_PASS,
+# STATUS_FAIL, VERDICT_CELL), alone or followed by punctuation and its reasons (not a phrase it begins: "no hold issued")
+_GRID_ANSWERS = tuple(regex.compile(cue) for cue in (ANSWER_CELL, STATUS_PASS, STATUS_FAIL, VERDICT_CELL))
+
+
+def _grid_answered(line: str) -> bool:
+    """Whether the table row ``line`` answers in the next cell a question one of its cells asks."""
+    cells = line.split("|")
+    return any(_ASKED.search(cell) and any(p.match(nxt) for p in _GRID_ANSWERS) for cell, nxt in zip(cells, cells[1:]))
 
 
 def _answered_by(line: str, nxt: str) -> bool:
@@ -424,7 +430,7 @@ def _without_answered_questions(text: str) -> str:
     lines = text.split("\n")
     filled = [i for i, line in enumerate(lines) if line.strip()]
     answered = {i for i, nxt in zip(filled, filled[1:]) if _answered_by(lines[i], lines[nxt])}
-    answered |= {i for i in filled if _GRID_ROW.search(lines[i])}
+    answered |= {i for i in filled if _grid_answered(lines[i])}
     return "\n".join(_ANSWERED_IN_LINE.sub(".", line) for i, line in enumerate(lines) if i not in answered)
 
 

@@ -83,6 +83,10 @@ ESCALATION_CUES: tuple[str, ...] = (
     "red flag", "critical", "serious", "significant", "issue", "danger", "defect", "deficien",
 )
 
+# A bare verdict that the sentence before it is false, as a true-or-false quiz or a myth-buster writes ("The rule
+# took effect in 2024. False."): each is also a correction cue below.
+DENIAL_VERDICTS: tuple[str, ...] = ("false", "not true", "untrue", "myth", "wrong", "incorrect")
+
 # A prohibited phrasing preceded in its sentence by one of these is being corrected, not made.
 CORRECTION_CUES: tuple[str, ...] = (
     "incorrect", "wrong", "mistaken", "erroneous", "not true", "not correct", "no longer", "not the case",
@@ -505,6 +509,12 @@ ANSWER = (r"\W*(?:(?:short |brief |quick |the )?answer|a\d{0,2}|response|conclus
 # The answer cell of a yes/no grid (`| Question | Y/N | Why |`) or a questionnaire: a "Y" or "N" (or "Yes", "No"),
 # nothing but punctuation or a clause after it ("N - 48 hours is too short", "Yes. File 0317 is cleared.").
 ANSWER_CELL = r"[\W_]*(?P<answer>yes|no|y|n)(?=[\W_]*$|[\s*]*[-\u2013\u2014:;,.(!)])"
+# A verdict table's verdict cell (`| # | Question checked | Verdict | Why |`): a word that answers the row's
+# question one way or the other ("PROBLEM", "Fine", "True", "Breach"), alone or before its reasons. An open verdict
+# ("UNCLEAR", "Needs facts") answers nothing: the row's question stays open. With ANSWER_CELL, STATUS_PASS and
+# STATUS_FAIL it is what answers a table row's question at once.
+VERDICT_CELL = (r"[\W_]*(?:problem|issue|risk|fine|true|false|violation|breach|partly|in part)"
+                r"(?=[\W_]*$|[\s*]*[-\u2013\u2014:;,.(!)])")
 QUESTION_IN_ORDER: tuple[str, ...] = (
     r"lawful(?:ly)?", r"legal(?:ly)?", r"valid(?:ly)?", r"enforceable", r"compliant", r"compl(?:y|ies)", r"permitted",
     r"permissible", r"allowed", r"correct(?:ly)?", r"accurate(?:ly)?", r"right", r"sound", r"adequate(?:ly)?",

@@ -18,7 +18,7 @@ from typing import Sequence
 
 import regex
 
-from lae.match.cues import (ADOPTION, ANSWER, ARROW, CHECKING_OPENER, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DISMISSAL_CUES,
+from lae.match.cues import (ADOPTION, ANSWER, ARROW, CHECKING_OPENER, CORRECTION_CUES, COURTS_IN_GENERAL, CORRECTION_CUES_AFTER, DEFINITION, DENIAL_VERDICTS, DISMISSAL_CUES,
                             DISMISSAL_PATTERNS, DISMISSAL_V2, ESCALATION_V2, FORBIDDEN_SPEECH, FUNCTION_WORDS, GOVERNING_NEGATION,
                             HEDGES, HYPOTHETICAL, IN_ORDER, LAW_IN_ABSTRACT, NEGATORS, OTHER_MATTER, PSEUDO_NEGATIONS,
                             ANSWER_CELL, QUESTION_IN_ORDER, QUESTION_MODAL, QUESTION_WRONG, REPORTED, REVIEW_FOUND, REVIEW_RECITAL,
@@ -467,9 +467,9 @@ def answer_clears(text: str, question: tuple[int, int], answer: tuple[int, int],
     return (read[0].start("answer"), ends.end()) if ends else None
 
 
-# A bare verdict that the sentence before it is false, as a true-or-false quiz or a myth-buster writes ("The rule
-# took effect in 2024. False. A court set it aside."): that sentence is the writer's denial, not an assertion.
-_DENIAL = regex.compile(r"[\s*_]*(?:false|not true|untrue|myth|wrong|incorrect)[\s*_]*[.!]?[\s*_]*")
+# A bare verdict that the sentence before it is false ("The rule took effect in 2024. False. A court set it aside."):
+# that sentence is the writer's denial, not an assertion.
+_DENIAL = regex.compile(r"[\s*_]*(?:" + "|".join(DENIAL_VERDICTS) + r")[\s*_]*[.!]?[\s*_]*")
 
 
 def denies(text: str, start: int, end: int) -> bool:

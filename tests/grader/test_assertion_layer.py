@@ -519,14 +519,16 @@ def test_a_yes_no_grid_answers_its_questions():
 
 def test_a_verdict_table_answers_the_question_each_row_asks():
     """A verdict table's row answers its question in the next cell ("| Is the notice on time? | PROBLEM | ... |",
-    "| ...? | Yes. It went out ... |"): not an open question; a cell that is not a verdict ("UNCLEAR", a phrase
-    that merely begins with one: "no hold issued") leaves it open."""
+    "| ...? | Yes. It went out ... |", "| ...? | Partly met |", "| ...? | Missing |"): not an open question; a cell that
+    is not a verdict ("UNCLEAR", "Needs facts", a phrase that merely begins with one: "no hold issued", "Problematic
+    if late") leaves it open."""
     def rate(verdict: str) -> float:
         return feats("| # | Question checked | Verdict | Why |\n|---|---|---|---|\n" + "\n".join(
             f"| {i} | Is the renewal notice for unit {i} on time? | {verdict} | Sent after 6/30. |" for i in range(1, 4)))["m_question"]
-    for verdict in ("PROBLEM", "OK", "**Compliant**", "Yes. It went out after June 30", "No - sent late", "Fails; late"):
+    for verdict in ("PROBLEM", "OK", "**Compliant**", "Yes. It went out after June 30", "No - sent late", "Fails; late",
+                    "Partly met", "Missing", "True.", "Fine", "Breach: late", "N/A"):
         assert rate(verdict) == 0, verdict
-    for open_cell in ("UNCLEAR", "no hold issued", "Owner: HR", "?"):
+    for open_cell in ("UNCLEAR", "Needs facts", "no hold issued", "Owner: HR", "?", "Problematic if late"):
         assert rate(open_cell) > 0, open_cell
 
 
