@@ -83,6 +83,15 @@ ESCALATION_CUES: tuple[str, ...] = (
     "red flag", "critical", "serious", "significant", "issue", "danger", "defect", "deficien",
 )
 
+# An application note: the label that turns a glossary entry, a rule or a background paragraph to this matter
+# ("**Advance notice:** ... *Here:* the letter went out late.", "**In this matter:** ...", "Application: ...",
+# "As applied here: ..."). What follows it in its paragraph, item or row is the memo's reading of the record, not a
+# recital, even in a glossary or background section.
+APPLICATION_NOTE = (r"[\s*_]*(?:here|in (?:this|our|the present) (?:matter|file|case|deal|transaction|record)|"
+                    r"(?:as )?applied(?: here| to (?:this|the) (?:matter|file|facts|record))?|application(?: here| to "
+                    r"(?:this|the) (?:matter|file|facts|record))?|relevance(?: here)?|on (?:these|the|our) facts)"
+                    r"[\s*_]*(?:[:\u2013\u2014]|\s-\s|--)[\s*_]*")  # (the text is normalised: a dash reads " - ")
+
 # A bare verdict that the sentence before it is false, as a true-or-false quiz or a myth-buster writes ("The rule
 # took effect in 2024. False."): each is also a correction cue below.
 DENIAL_VERDICTS: tuple[str, ...] = ("false", "not true", "untrue", "myth", "wrong", "incorrect")

@@ -20,7 +20,7 @@ from typing import Iterable, NamedTuple, Sequence
 import regex
 
 from lae.match import assertion as assertion_model
-from lae.match.cues import (ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, ITEM_PASS_MARK, OTHER_SIDE_COLUMN,
+from lae.match.cues import (APPLICATION_NOTE, ARGUMENT_ADOPTED, FUNCTION_WORDS, IN_ORDER, ITEM_PASS_MARK, OTHER_SIDE_COLUMN,
                             POINTS_UPHELD, PRIORITY_CELL, PRIORITY_CELL_LEVELS, PRIORITY_COLUMN, PRIORITY_HEADING,
                             RATING_CELL, RATING_CELL_LEVELS, RATING_COLUMN, SEVERITY_LABELS, SEVERITY_LEVEL_WORDS,
                             SEVERITY_ORDER, STATUS_COLUMN, STATUS_FAIL, STATUS_LABEL, STATUS_PASS, TRIAGE_COLUMN,
@@ -188,7 +188,7 @@ class _Scan:
         if got is None:
             unit = self.seg.units[u]
             block = self.seg.blocks[unit.block]
-            if block.section == "recital":
+            if self.recites(u):
                 got = Stance("recital", "a glossary, chronology, background or facts section")
             elif block.kind != "row" and self.block_is_list(block.index):
                 got = Stance("keyword-list", "a paragraph that is a bare list of terms")
@@ -202,6 +202,18 @@ class _Scan:
                     got = Stance(None)
             self._stance[key] = got
         return got
+
+    def recites(self, u: int) -> bool:
+        """The unit is in a recital section (a glossary, chronology, background or facts) and not in an entry's
+        application note: the sentence opening with ``Here:``, ``In this matter:``, ... and those after it in
+        its paragraph, item or row are the memo's reading of this matter (:data:`APPLICATION_NOTE`)."""
+        units, text = self.seg.units, self.seg.text
+        if self.seg.blocks[units[u].block].section != "recital":
+            return False
+        first = u
+        while first > 0 and units[first - 1].block == units[u].block:
+            first -= 1
+        return not any(_APPLICATION_NOTE.match(text, units[x].start, units[x].end) for x in range(first, u + 1))
 
     def _denied_next(self, unit: Unit) -> bool:
         """The next sentence of the unit's paragraph or item is a bare "False." (:func:`polarity.denies`)."""
@@ -748,6 +760,7 @@ _STATUS_COLUMN = regex.compile(STATUS_COLUMN)
 _OTHER_SIDE_COLUMN = regex.compile(OTHER_SIDE_COLUMN, regex.IGNORECASE)
 _ARGUMENT_ADOPTED = regex.compile(ARGUMENT_ADOPTED)
 _STATUS_FAIL = regex.compile(STATUS_FAIL)
+_APPLICATION_NOTE = regex.compile(APPLICATION_NOTE)
 _STATUS_PASS = regex.compile(STATUS_PASS)
 _ITEM_PASS_MARK = regex.compile(ITEM_PASS_MARK)
 _TRIAGE_COLUMN = regex.compile(TRIAGE_COLUMN)
@@ -874,7 +887,7 @@ class _FindingJudge:
         seg = self.scan.seg
         unit = seg.units[u]
         block = seg.blocks[unit.block]
-        if block.section == "recital":
+        if self.scan.recites(u):
             return
         if block.kind == "heading":  # a heading concludes only as a question answered, with analysis under it
             cue = _answered(seg, u) if self._heading_backed(block.index) else None
@@ -901,7 +914,7 @@ class _FindingJudge:
         seg = self.scan.seg
         unit = seg.units[u]
         block = seg.blocks[unit.block]
-        if u not in self.m.subject or block.section == "recital" or block.kind == "heading":
+        if u not in self.m.subject or self.scan.recites(u) or block.kind == "heading":
             return
         if has_verdict_words(seg.text, unit.start, unit.end):
             return

@@ -461,6 +461,26 @@ def test_glossary_lines_are_not_a_record(spec):
     assert "F1" not in credited(spec, glossary)
 
 
+GLOSSARY = ("# Glossary\n\n**Indemnity:** a promise to cover another's losses. *Here:* nothing unusual in the lease.\n\n"
+            "**Renewal option:** the tenant's right to extend the lease. {label}The renewal notice under Section 9.1 has not "
+            "gone out; the deadline lapses on June 30, 2025 and the client will lose the premises.\n")
+
+
+@pytest.mark.parametrize("label", ["*Here:* ", "**In this matter:** ", "Application: ", "As applied here \u2014 "])
+def test_a_glossary_entrys_application_note_is_the_memos_reading(spec, label):
+    # the note that turns a glossary entry to this matter asserts in the memo's own voice, whatever its section
+    assert "F1" in credited(spec, GLOSSARY.format(label=label))
+
+
+def test_a_glossary_entry_without_an_application_note_recites(spec):
+    # the same words as the entry's own text, with no note turning it to this matter: a glossary recites
+    assert "F1" not in credited(spec, GLOSSARY.format(label=""))
+    # the definition before a note stays a recital, and a note that clears the point credits nothing
+    defined = ("# Glossary\n\n**Renewal option:** the renewal notice under Section 9.1 lapses on June 30, 2025 and the "
+               "client will lose the premises. *Here:* the notice went out on May 2, so this does not arise.\n")
+    assert "F1" not in credited(spec, defined)
+
+
 # A verdict in general words (cues.VERDICT): the sentence names the finding's subject, or
 # continues (short or anaphoric) a sentence of its block that does, and says it is wrong.
 VERDICT_RAISED = [
