@@ -269,6 +269,8 @@ REPORTED: tuple[str, ...] = (
     r"says?", r"said", r"states? that", r"stated", r"notes? that", r"noted", r"argues?", r"argued", r"believes?",
     r"believed", r"told", r"tells", r"asserts?", r"asserted", r"claims? that", r"claimed",
     r"contends?", r"contended", r"maintains? that", r"maintained",
+    # the answers and recollections minutes record ("Ms. Siddiqui recalled her note on ...; Mr. Osei answered that ...")
+    r"recall(?:s|ed) (?:that|her|his|their)", r"answered that", r"replied that", r"responded that", r"observed that",
     r"takes? the (?:view|position)", r"took the (?:view|position)", r"according to",
     r"(?:\S+'s?|their|his|her) (?:view|position|understanding|assessment|opinion|reading)(?:, [^,.;]{1,80},)? (?:is|was)",
     r"in (?:the )?(?:\S+'s?|their|his|her|its) (?:view|opinion)", r"might say", r"may say", r"would say",

@@ -109,9 +109,11 @@ def citation_forms(citation: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
-# Initials that spell a common word or a usual abbreviation of something else are no alias.
+# Initials that spell a common word or a usual abbreviation of something else are no alias: a courtesy title
+# ("Ms. Siddiqui", "Dr. Nasser") is in every memo that names a person ("Marwa Siddiqui" is no "MS").
 _INITIALISM_STOP = frozenset("an as at be by do go he if in is it me my no of on or so to up us we am pm id ok tv hr "
-                             "ai ip pr qa vp ceo cfo coo cto gc llc inc ltd usa eu uk".split())
+                             "ai ip pr qa vp ceo cfo coo cto gc llc inc ltd usa eu uk "
+                             "mr ms mrs dr mx st jr sr".split())
 _MINOR_WORDS = frozenset("of the and for & de du la a an in on at to".split())
 _NAME_WORD = regex.compile(r"\p{Lu}\p{Ll}")  # a capitalised word, not an acronym ("NY WARN" has initials already)
 _MONTHS = frozenset("january february march april may june july august september october november december".split())

@@ -96,6 +96,9 @@ NOT_RAISED = [
     # someone else's view, not adopted
     "Operations says the renewal notice deadline will not lapse before the autumn.",
     "Counsel for the landlord takes the view that Section 11.3 is a broad-form indemnity.",
+    # minutes recording what one member recalled and another answered
+    "Ms. Ortiz recalled her May note that Section 11.3 is a broad-form indemnity; Mr. Hale answered that it is standard.",
+    "Mr. Hale replied that the renewal notice deadline lapses on June 30, 2025.",
     # an open question and a hedge into a possibility
     "Could the renewal option deadline lapse before the client acts?",
     "It is unclear whether the renewal notice deadline could lapse.",

@@ -100,6 +100,8 @@ def test_required_literals_are_in_every_match():
     ("Harlow Falls", "HF"), ("New York", "NY"), ("Bank of the West", "BW"), ("Lumora Holdings (BVI)", None), ("Special Committee", "SC"),
     ("Section 9.1", None), ("renewal option", None), ("Information Technology", None), ("Human Resources", None),
     ("Harlow Falls + closing", None), ("Kestrel", None), ("NY WARN", None), ("April and July", None),
+    # initials that spell a courtesy title would match every "Ms." and "Dr." of the memo
+    ("Marwa Siddiqui", None), ("Dana Raines", None), ("Michael Ross", None), ("Mark Taylor", "MT"),
 ])
 def test_initialisms_of_capitalised_names(phrase, expected):
     assert initialism(phrase) == expected
