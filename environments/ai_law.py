@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: ai_law
 # environment-module-sha256: a19f6720c7dcbc20de417a60840fcc1cffbb50f44c5baa9abfbb9cedc473ed02
 # manifest-version: 2
-# root-sha256: 653d45036f8596955f5b3f0222fd3a3ba893e1b3648bfeaccb15f9a88dc2ec11
+# root-sha256: 8aa7c4308f86a66c3f633422e0a371ce5105d0c4cff96c55868cdbf6d1a5d84e
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 3a657409eba6fd0de8fe26aaba6f15dc0cd0e2b5386559326ba21b574757bf56 lae.match._assertion_weights
-# module: 59cf79f22dc411fde1326af7af55796be47f902526145e23af8ec97319d78da4 lae.match.assertion
-# module: 4a59f3b5debaf1747e2234a6ef26ec8835a67d9ff8264f00f7f64f2751b3e610 lae.match.cues
-# module: 7009185b3c4bab134689b8f31d9c970f2f413aaea3b2887083b250e92decb09d lae.match.engine
+# module: 21c76a2b6a453668f9126a9758f94cdd4b536742b3c807872dedfc33440df39a lae.match._assertion_weights
+# module: 2d92b14d585f5438668442e2a9f158d40bd73126d974701e7ae29bf02f613b56 lae.match.assertion
+# module: 2f55c608b40f728e2c8785cb46edec22e75962b094b681e231a9562083cc711e lae.match.cues
+# module: 318a0ae3ebce353804773f7da312eb4805fb940abc4487ed3b7fd96fb48fe900 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
-# module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 8affa76ff1e9dd683cc4c112117c870c2c55158c3e223a973cd94899c0e3573c lae.match.polarity
+# module: 0ee9ecc2ba74878576eea6beab64bb2105465fc0b653a9dafe21c336b9a05d5d lae.match.phrases
+# module: 0bdba2670888376aef6734a0fbcc89107db2918e716549d631a832be9eea347d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 6523bd2d05d9287eaa55db57284f8754f68e9b1497d018ed5b787016c005a737 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/ai-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.019471,"under_credit":0.071025,"validation_sha256":"c5273571d246feffc25f06038c067a3a93e370034fa9727d33f171f484d7afac"}
-# fidelity-summary: measured at 1.9% over-credit and 7.1% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.019838,"under_credit":0.069301,"validation_sha256":"c5273571d246feffc25f06038c067a3a93e370034fa9727d33f171f484d7afac"}
+# fidelity-summary: measured at 2.0% over-credit and 6.9% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: ai-cloud-training-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-frontier-weights-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ai-gpu-reseller-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
@@ -80,7 +80,7 @@ by hand; nothing outside it is ever touched by freeze.
 # 132789712df0655645e56e64cb5ab6856c1f4faefb81b22192881ffee9977c43  anchors/ai-law/ai-cloud-training-004.anchors.json
 # f2fab594dd9aa56d5d0bb3784c47261f7c27be8f017e8bf85ae4433859b647a2  anchors/ai-law/ai-frontier-weights-002.anchors.json
 # 665e75ada6708b588512174bc65950525711a6dde05f550e05626aac76b3b217  anchors/ai-law/ai-gpu-reseller-003.anchors.json
-# ce578ef7aa64d3b68bdfad1a7cb6f2986cae67e0a39a41822fa71b4276f2b582  anchors/ai-law/ai-model-export-005.anchors.json
+# babb18cd0b6f0e5e4ce56159410fb4b2f3a223aaa34ac773b99d77d52d48912b  anchors/ai-law/ai-model-export-005.anchors.json
 # 48746d19faeb1e66c3dc06a6e93ee81efed1180c259a6b5452425055dbeafe4b  anchors/ai-law/ai-orion-compute-001.anchors.json
 # 6a3b1ff5f4f266141b58158bbe2f8bb06048fb26c2d38a923105f8f58e6b1b45  tasks/ai-law/ai-cloud-training-004/documents/01-compliance-reference-memo.docx
 # b49507c4df25a01155fd873400169cf692d7ffb3117b254986169b4f88391fd0  tasks/ai-law/ai-cloud-training-004/documents/02-capacity-reservation-agreement.docx

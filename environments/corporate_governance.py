@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 22a8480c2b6518e9409d6f07b923c6cbf6cbb11222a11e014f8bd0d0f61f33de
+# root-sha256: 2bdb16929b770757e0e34c4a1b76b9fafb27ba9a9e8fbc93b6f0238382d7bfa0
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 3a657409eba6fd0de8fe26aaba6f15dc0cd0e2b5386559326ba21b574757bf56 lae.match._assertion_weights
-# module: 59cf79f22dc411fde1326af7af55796be47f902526145e23af8ec97319d78da4 lae.match.assertion
-# module: 4a59f3b5debaf1747e2234a6ef26ec8835a67d9ff8264f00f7f64f2751b3e610 lae.match.cues
-# module: 7009185b3c4bab134689b8f31d9c970f2f413aaea3b2887083b250e92decb09d lae.match.engine
+# module: 21c76a2b6a453668f9126a9758f94cdd4b536742b3c807872dedfc33440df39a lae.match._assertion_weights
+# module: 2d92b14d585f5438668442e2a9f158d40bd73126d974701e7ae29bf02f613b56 lae.match.assertion
+# module: 2f55c608b40f728e2c8785cb46edec22e75962b094b681e231a9562083cc711e lae.match.cues
+# module: 318a0ae3ebce353804773f7da312eb4805fb940abc4487ed3b7fd96fb48fe900 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
-# module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 8affa76ff1e9dd683cc4c112117c870c2c55158c3e223a973cd94899c0e3573c lae.match.polarity
+# module: 0ee9ecc2ba74878576eea6beab64bb2105465fc0b653a9dafe21c336b9a05d5d lae.match.phrases
+# module: 0bdba2670888376aef6734a0fbcc89107db2918e716549d631a832be9eea347d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 6523bd2d05d9287eaa55db57284f8754f68e9b1497d018ed5b787016c005a737 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,17 +69,17 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.013433,"under_credit":0.099377,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
-# fidelity-summary: measured at 1.3% over-credit and 9.9% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.014179,"under_credit":0.098287,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
+# fidelity-summary: measured at 1.4% over-credit and 9.8% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: ridgeway-books-004 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: solstice-committee-005 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # files: 55
-# 8857034d225865f5fca329bea828d6d37ef700f680c716a3852d0c37d773f63e  anchors/corporate-governance/evergreen-controller-002.anchors.json
+# db5e20ae47e802e8df3429c1cbfe2a329e30c0260df356b39e6989878ae9e8d1  anchors/corporate-governance/evergreen-controller-002.anchors.json
 # 6d4cd115ca89f005476d5d740a7d0722da78bbec4df0dbf31b9917a3d61048be  anchors/corporate-governance/northstar-stockholder-001.anchors.json
-# ca6712226d9b91397ad63bba31cbf2a17bebda60c3e9e37fea357f409207987c  anchors/corporate-governance/pioneer-resignation-003.anchors.json
+# a88b5a8c56c2f3e97cc35c948dd0c1f96655395ea11db8d82835c0d252789038  anchors/corporate-governance/pioneer-resignation-003.anchors.json
 # 642b3f720d7ed93d379e86892410232de3888925cb6e2e042c0297326ce0d45b  anchors/corporate-governance/ridgeway-books-004.anchors.json
 # a672325d98914e603bd9ffb7ef8898b001bf140ae2612b743da0b0ff7312f005  anchors/corporate-governance/solstice-committee-005.anchors.json
 # 74f2b2422a087bf15bc7b70f23b129866711de2fa485d1e5b18fefac27751c81  tasks/corporate-governance/evergreen-controller-002/documents/01-compliance-reference-controller-transactions.docx

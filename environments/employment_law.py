@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 0d873bb399c8c309c9186ebb605f1327c674fa2df3714c814485a954485252d9
+# root-sha256: d207edede7eb0c8ec65c3cfc0a2b75cccc07eb308b4d83c5dd3f0a6d13add71a
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,16 +52,16 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 3a657409eba6fd0de8fe26aaba6f15dc0cd0e2b5386559326ba21b574757bf56 lae.match._assertion_weights
-# module: 59cf79f22dc411fde1326af7af55796be47f902526145e23af8ec97319d78da4 lae.match.assertion
-# module: 4a59f3b5debaf1747e2234a6ef26ec8835a67d9ff8264f00f7f64f2751b3e610 lae.match.cues
-# module: 7009185b3c4bab134689b8f31d9c970f2f413aaea3b2887083b250e92decb09d lae.match.engine
+# module: 21c76a2b6a453668f9126a9758f94cdd4b536742b3c807872dedfc33440df39a lae.match._assertion_weights
+# module: 2d92b14d585f5438668442e2a9f158d40bd73126d974701e7ae29bf02f613b56 lae.match.assertion
+# module: 2f55c608b40f728e2c8785cb46edec22e75962b094b681e231a9562083cc711e lae.match.cues
+# module: 318a0ae3ebce353804773f7da312eb4805fb940abc4487ed3b7fd96fb48fe900 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
 # module: 1780c6c8dd59715f77849d627de787b2c30486bdef7bec90b9ce0e2c42ed006b lae.match.normalize
-# module: f843686c466f089002ab5d5351a2d9b981fabbdd3fe720418cce460c70695323 lae.match.phrases
-# module: 8affa76ff1e9dd683cc4c112117c870c2c55158c3e223a973cd94899c0e3573c lae.match.polarity
+# module: 0ee9ecc2ba74878576eea6beab64bb2105465fc0b653a9dafe21c336b9a05d5d lae.match.phrases
+# module: 0bdba2670888376aef6734a0fbcc89107db2918e716549d631a832be9eea347d lae.match.polarity
 # module: 73868005ec04764d45a3012e0d5fd6ccdde8b02da09c4758f12c9f30eb7f9357 lae.match.prefilter
 # module: 6523bd2d05d9287eaa55db57284f8754f68e9b1497d018ed5b787016c005a737 lae.match.segment
 # module: 20232e289c3d7bfae18b6f1713f7687fa4a66606b4a5870806339c18b0d31d29 lae.match.spec
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/employment-law/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.015223,"under_credit":0.080587,"validation_sha256":"b7c4f59fdb96a07d00ed4d8d24c2e7ea3fab266cfcf01ae62058d6b045a6405e"}
-# fidelity-summary: measured at 1.5% over-credit and 8.1% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.018123,"under_credit":0.079325,"validation_sha256":"b7c4f59fdb96a07d00ed4d8d24c2e7ea3fab266cfcf01ae62058d6b045a6405e"}
+# fidelity-summary: measured at 1.8% over-credit and 7.9% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: atlas-noncompete-001 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: brightline-overtime-002 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
 # scoring: cobalt-pwfa-003 {"deliverable_weight":0.4,"false_flag_weight":0.1,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0.1}
