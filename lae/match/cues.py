@@ -372,7 +372,8 @@ RATING_CELL = r"^\W*(?P<level>crit|hi|h|red|med|m|amber|lo|l|green|[1-5])(?:\s*/
 # "Met?", "Assessment", "RAG status"). A cell opening with a failing value ("Not met", "Partly met",
 # "Non-compliant", "Fail", "No", "Gap", "\u2717") says the row's point is a problem, as a rating does; a cell
 # holding only a passing value ("Met", "Compliant", "Pass", "Yes", "\u2713"; a closing one, "Closed", "Resolved",
-# "Cleared", "Not applicable", "N/A", "No issue", "In order") says it is not.
+# "Cleared", a closing checklist's "Done", "Complete", "Waived", "Not applicable", "N/A", "No issue", "In order") says it
+# is not.
 STATUS_COLUMN = (r"^\W*(?:(?:compliance|current|rag|overall) )?(?:status|complian(?:t|ce)|compl(?:ies|y)|met|meets?"
                  r"(?: (?:the )?(?:requirement|standard|test))?|pass(?:\s*/\s*fail)?|result|assessment|outcome|"
                  r"conform(?:s|ity|ance)?|satisfied|ok|verdict|gap)\W*$")
@@ -382,7 +383,8 @@ _STATUS_FAILS = (r"not (?:yet )?(?:met|compliant|satisfied|ok|okay|in place|done
                  r"gap(?![\W_]*(?:none|nil|n/?a)\b)|missing|deficient|breach(?:ed)?|at risk|[\u2717\u2718\u274c\u2715]")
 STATUS_FAIL = r"^[\W_]*(?P<status>" + _STATUS_FAILS + r")(?![\p{L}\p{N}])"
 STATUS_PASS = (r"^[\W_]*(?:met|compliant|complies|conforms?|pass(?:es|ed)?|yes|ok|okay|satisfied|in place|"
-               r"achieved|closed|resolved|cleared|not applicable|n/?a|no issues?|not an issue|no concerns?|in order|"
+               r"achieved|closed|resolved|cleared|done|complete(?:d)?|waived|not applicable|n/?a|no issues?|not an issue|"
+               r"no concerns?|in order|"
                r"no action(?: (?:needed|required))?|[\u2713\u2714\u2705])(?:[\W_]*$|\s*[-\u2013\u2014:(])")
 # A checklist item's leading pass mark ("[ok] LUMORA hit - false pos.", "[\u2713] notice served", "\u2713 ..."): its
 # point is in order, as a status column's "Met" says. "[x]" is not read: a ticked box means done as often as failed.

@@ -594,6 +594,9 @@ def test_a_verdict_negated_conditional_reported_or_shared_credits_nothing(spec, 
     ("Status", "Notes", "Closed"),  # a sign-off's closing values pass it too
     ("Status", "Notes", "Not applicable"),
     ("Status", "Notes", "N/A"),
+    ("Status", "Notes", "Done"),  # a closing checklist's statuses: the item is handled
+    ("Status", "Notes", "Complete"),
+    ("Status", "Notes", "Waived"),
     ("Worth a look?", "Worth a look?", "Probably not"),  # a triage column answers no (a neutral row: "Yes")
 ])
 def test_a_row_its_status_or_triage_column_passes_dismisses_the_problem_it_names(spec, column, neutral, passing):
