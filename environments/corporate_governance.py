@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: corporate_governance
 # environment-module-sha256: a11820472afc26e9747ae129593f5922418183c8d32b2dfc5fa1e637bb25c7ac
 # manifest-version: 2
-# root-sha256: 2bdb16929b770757e0e34c4a1b76b9fafb27ba9a9e8fbc93b6f0238382d7bfa0
+# root-sha256: e973fcc8509016768b1cc99f7462a318da63ee048e278188931ce7dda68a5c2c
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -52,9 +52,9 @@ by hand; nothing outside it is ever touched by freeze.
 # module: faed1e774672b61287e37ea4f5a9b936b4b679574588c89849762a7daaf51f09 lae.grader.score
 # module: 8a1b371e57e6eb8a6d73b0686ad32c28b122923620b17ee3cbb89db6a156b9cc lae.jsonio
 # module: 51e760b0f311b3970347de90fae443937622c6b1472c9a2e80ed102044e7c5d1 lae.match
-# module: 21c76a2b6a453668f9126a9758f94cdd4b536742b3c807872dedfc33440df39a lae.match._assertion_weights
+# module: 334c6e19a04fb10239d7b7aff2310a44194117c6925d725048f9add1b3453636 lae.match._assertion_weights
 # module: 2d92b14d585f5438668442e2a9f158d40bd73126d974701e7ae29bf02f613b56 lae.match.assertion
-# module: 2f55c608b40f728e2c8785cb46edec22e75962b094b681e231a9562083cc711e lae.match.cues
+# module: caa204a0ba0666ecbe198a1f882e96d2208b55f9bcef4510de6743a56c9a2d7f lae.match.cues
 # module: 318a0ae3ebce353804773f7da312eb4805fb940abc4487ed3b7fd96fb48fe900 lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
@@ -69,8 +69,8 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 170ad8f8ebf82f31e4f4a065ce371a3314903fcd04e41684c08a48101b5603c5 lae.project
 # module: 6d4c7a1c50e7515d8ad4b8870c8eb8dbbe489311e4bc5be8875f4f139e4aed7b lae.rubric
 # check: sha256sum -c anchors/corporate-governance/SHA256SUMS  (from the project root)
-# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.014179,"under_credit":0.098287,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
-# fidelity-summary: measured at 1.4% over-credit and 9.8% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
+# fidelity: {"labelled_findings":9100,"max_over_credit":0.02,"max_under_credit":0.1,"memos":1300,"met":true,"over_credit":0.01306,"under_credit":0.098442,"validation_sha256":"6499369c85ed247547c1a3b23c9d484d9377fcd63fb6b397a50e05f0fcde3554"}
+# fidelity-summary: measured at 1.3% over-credit and 9.8% under-credit on 1300 labelled memos (9100 labelled findings); thresholds 2.0% / 10.0%: met
 # scoring: evergreen-controller-002 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: northstar-stockholder-001 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
 # scoring: pioneer-resignation-003 {"deliverable_weight":0.4,"false_flag_weight":0,"finding_weight":0.6,"mask_min_tokens":8,"min_deliverable_chars":200,"must_not_say_weight":0}
