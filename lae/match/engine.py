@@ -101,6 +101,7 @@ class _Scan:
         self._dismissals: dict[int, str] | None = None
         self._cleared: dict[int, tuple[int, int]] | None = None
         self._lists: dict[int, bool] = {}
+        self._notes: dict[int, int | None] = {}  # recital block -> its first unit opening an application note
         self._adopted: dict[int, bool] = {}  # block -> whether it rates the argument it reports as the memo's own
         self._upheld: frozenset[int] | None = None  # items a later verdict upholds by number
         self._record_columns: dict[int, frozenset[int]] = {}  # table header block -> its record-only columns
@@ -207,13 +208,19 @@ class _Scan:
         """The unit is in a recital section (a glossary, chronology, background or facts) and not in an entry's
         application note: the sentence opening with ``Here:``, ``In this matter:``, ... and those after it in
         its paragraph, item or row are the memo's reading of this matter (:data:`APPLICATION_NOTE`)."""
-        units, text = self.seg.units, self.seg.text
-        if self.seg.blocks[units[u].block].section != "recital":
+        block = self.seg.units[u].block
+        if self.seg.blocks[block].section != "recital":
             return False
-        first = u
-        while first > 0 and units[first - 1].block == units[u].block:
-            first -= 1
-        return not any(_APPLICATION_NOTE.match(text, units[x].start, units[x].end) for x in range(first, u + 1))
+        note = self._note_start(block)
+        return note is None or u < note
+
+    def _note_start(self, block: int) -> int | None:
+        """The first unit of ``block`` that opens an application note (None: the block has none), cached."""
+        if block not in self._notes:
+            units, text = self.seg.units, self.seg.text
+            self._notes[block] = next((u for u in self.block_units[block]
+                                       if _APPLICATION_NOTE.match(text, units[u].start, units[u].end)), None)
+        return self._notes[block]
 
     def _denied_next(self, unit: Unit) -> bool:
         """The next sentence of the unit's paragraph or item is a bare "False." (:func:`polarity.denies`)."""
