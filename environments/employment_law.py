@@ -15,7 +15,7 @@ by hand; nothing outside it is ever touched by freeze.
 # environment-module: employment_law
 # environment-module-sha256: 44862f9cbabe4272ce00de312ad15d700c13def79da4a30bfdeb7ef35fe7ca69
 # manifest-version: 2
-# root-sha256: 169d00d17cb2a06319553c9f28a07d444d6cf956adece2ad5976f007c3d191b3
+# root-sha256: e578c268c59f58a24d0fcb7d0af222e6b47617ef7d2251c0d91a6141809a02be
 # grader-contract: 2
 # python: CPython 3.11
 # package: defusedxml 0.7.1
@@ -55,7 +55,7 @@ by hand; nothing outside it is ever touched by freeze.
 # module: 334c6e19a04fb10239d7b7aff2310a44194117c6925d725048f9add1b3453636 lae.match._assertion_weights
 # module: 2d92b14d585f5438668442e2a9f158d40bd73126d974701e7ae29bf02f613b56 lae.match.assertion
 # module: caa204a0ba0666ecbe198a1f882e96d2208b55f9bcef4510de6743a56c9a2d7f lae.match.cues
-# module: 318a0ae3ebce353804773f7da312eb4805fb940abc4487ed3b7fd96fb48fe900 lae.match.engine
+# module: ef2464b4f2e638656d285baaa08aa64815cdf114dddddc17286e4b1d93a2be3f lae.match.engine
 # module: 28edbb235987ec46d2566f75d1be3ef73a1fe8888b25be9a6698b21b390da5f4 lae.match.evidence
 # module: 8275949edc972a11e3c5802fffcc4cfe3f2cb99711be0e5912787cef8f6180c4 lae.match.literals
 # module: 4cff99f1da4cb5634f9d64831a7a1775665540447821394610873857a95735b9 lae.match.masking
